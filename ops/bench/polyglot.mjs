@@ -3,10 +3,13 @@
 // (java.util.concurrent), C# (edge-js), Ruby (thor), PHP (monolog), C (tree-sitter's runtime) and C++ (better-sqlite3's addon),
 // the inputs of ops/eval/polyglot/edges.mjs, as whole `docforge sync` processes (state removed before each run), medians of N
 // runs; with --codegraph also `codegraph build . --engine wasm` (@optave/codegraph 3.11.2 on Node 22, installed as
-// ops/bench/peer.mjs installs it) on the same copies, runs alternating. Prints figures; never asserts.
-// Usage: node ops/bench/polyglot.mjs [--runs 3] [--lang go|rust|java|csharp|ruby|php|c|cpp] [--codegraph] [--tools DIR]
+// ops/bench/peer.mjs installs it) on the same copies, runs alternating. With --edit N, instead: a one-file edit in the running
+// MCP server (issue 33 "a one-file edit in the running server"): one server per language, a cold docforge_sync, then N edits of
+// one file of the corpus, each appending a new declaration, timed from the write until docforge_sync answers with a rebuilt
+// index whose node count grew by one (the edit is visible to the next query). Prints figures; never asserts.
+// Usage: node ops/bench/polyglot.mjs [--runs 3] [--lang go|rust|java|csharp|ruby|php|c|cpp] [--codegraph] [--tools DIR] [--edit N]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +24,7 @@ const { values } = parseArgs({
     lang: { type: 'string', multiple: true },
     codegraph: { type: 'boolean', default: false },
     tools: { type: 'string', default: path.join(tmpdir(), 'docforge-peer-tools') },
+    edit: { type: 'string' },
   },
 });
 const RUNS = Number(values.runs);
@@ -65,6 +69,77 @@ function timedRun(command, args, cwd) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The file each language's edit appends to (project-relative), and the declaration the i-th edit appends. */
+const EDITS = {
+  go: ['assert/assertions.go', (i) => `\nfunc benchEdit${i}() {}\n`],
+  rust: ['src/bytes.rs', (i) => `\nfn bench_edit_${i}() {}\n`],
+  java: ['java/util/concurrent/TimeUnit.java', (i) => `\nclass BenchEdit${i} {}\n`],
+  csharp: [null, (i) => `\nclass BenchEdit${i} {}\n`],
+  ruby: ['lib/thor/base.rb', (i) => `\ndef bench_edit_${i}\nend\n`],
+  php: ['Monolog/Logger.php', (i) => `\nfunction bench_edit_${i}() {}\n`],
+  c: ['subtree.c', (i) => `\nstatic void bench_edit_${i}(void) {}\n`],
+  cpp: ['better_sqlite3.cpp', (i) => `\nstatic void bench_edit_${i}() {}\n`],
+};
+
+/** The first code file of a language under `root` by sorted path (C#'s edit target). */
+function firstCode(root, ext, dir = root) {
+  for (const name of readdirSync(dir).sort()) {
+    if (name.startsWith('.') || name === 'node_modules') continue;
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) {
+      const found = firstCode(root, ext, full);
+      if (found !== null) return found;
+    } else if (typeof ext === 'string' ? name.endsWith(ext) : ext.test(name)) return path.relative(root, full);
+  }
+  return null;
+}
+
+/** One-file edits in a running MCP server: p50/p95 ms from the write to a rebuilt answer holding the new node. */
+async function editBench(lang, root, n) {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const [rel, decl] = EDITS[lang];
+  const file = path.join(root, rel ?? firstCode(root, EXT[lang]));
+  rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(repo, 'apps/mcp-server/dist/src/main.js'), '--project-root', root, '--log-level', 'warn'], stderr: 'ignore' });
+  const client = new Client({ name: 'bench-polyglot-edit', version: '1' });
+  await client.connect(transport);
+  const sync = async () => {
+    const response = await client.callTool({ name: 'docforge_sync', arguments: {} });
+    if (!response.structuredContent.ok) throw new Error(`sync failed: ${JSON.stringify(response.structuredContent.error)}`);
+    return response.structuredContent.result;
+  };
+  let nodes = (await sync()).counts.nodes;
+  const times = [];
+  let last;
+  for (let i = 0; i < n; i += 1) {
+    const started = performance.now();
+    appendFileSync(file, decl(i));
+    last = await sync();
+    times.push(performance.now() - started);
+    if (!last.rebuilt || last.counts.nodes !== nodes + 1) throw new Error(`${lang} edit ${i}: rebuilt ${last.rebuilt}, nodes ${nodes} -> ${last.counts.nodes}`);
+    nodes = last.counts.nodes;
+  }
+  await client.close();
+  const sorted = [...times].sort((a, b) => a - b);
+  return { file: path.relative(root, file), p50: median(times), p95: sorted[Math.min(sorted.length - 1, Math.floor(0.95 * sorted.length))], build: last.build };
+}
+
+if (values.edit !== undefined) {
+  const n = Number(values.edit);
+  console.log(`# polyglot one-file edit in the running MCP server, ${n} edits per language, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log('| language (package) | files | edited file | edit to answer p50 ms | p95 ms | last build: mode, parsed, reused, worker ms |');
+  console.log('|---|---|---|---|---|---|');
+  for (const lang of values.lang ?? Object.keys(INPUTS)) {
+    const root = project(lang, path.join(tmpdir(), `docforge-polyglot-edit-${lang}`));
+    const r = await editBench(lang, root, n);
+    const b = r.build;
+    console.log(`| ${lang} (${INPUTS[lang].pkg}) | ${codeSize(root, EXT[lang]).files} | ${r.file} | ${r.p50.toFixed(0)} | ${r.p95.toFixed(0)} | ${b.mode}, ${b.parsed}, ${b.reused}, ${Number(b.total_ms).toFixed(0)} |`);
+  }
+  console.log(`load after: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  process.exit(0);
+}
 const peer = values.codegraph ? installPeer(values.tools) : null;
 const cli = path.join(repo, 'apps', 'cli', 'bin', 'docforge.js');
 console.log(`# polyglot cold index, ${RUNS} runs, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);

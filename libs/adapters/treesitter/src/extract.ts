@@ -72,9 +72,20 @@ interface Context {
  */
 export const MAX_DEFINITION_DEPTH = 64;
 
+/**
+ * Most definition nodes one file gives (the module aside). A 4 MiB file of one-line functions (Go's
+ * `func init() {}` repeated) is 280,000 definitions, and every node costs its id, summary, Logic,
+ * code text and review hash downstream (break-it B3: 57 s and 905 MB); definitions after this many
+ * stay part of the module, as definitions nested deeper than {@link MAX_DEFINITION_DEPTH} stay part
+ * of the innermost. Real files stay far below it (a large generated `.pb.go`: a few thousand).
+ */
+export const MAX_DEFINITIONS_PER_FILE = 20_000;
+
 class Extractor {
   readonly drafts: Draft[] = [];
   readonly byQname = new Map<string, Draft>();
+  /** The next `~n` suffix to try per repeated qualified name, so N repeats (Go's many `init`s) cost O(N), not O(N²) (break-it B3). */
+  readonly nextSuffix = new Map<string, number>();
   readonly imports: TreeImport[] = [];
   readonly calls: TreeCall[] = [];
   /** The function (or module) whose locals each call of {@link calls} is evaluated in, by index. */
@@ -85,6 +96,8 @@ class Extractor {
   readonly module: Draft;
   readonly testFile: boolean;
   pkg: string | null = null;
+  /** The line of the first definition past {@link MAX_DEFINITIONS_PER_FILE}, which stays part of the module; null while under it. */
+  boundedAt: number | null = null;
 
   constructor(readonly spec: LanguageSpec, readonly path: string, readonly source: string, readonly logic: boolean) {
     this.testFile = spec.isTestPath(path);
@@ -94,7 +107,12 @@ class Extractor {
 
   newDraft(qname: string, name: string, kind: string, parent: Draft | null, start: number, end: number): Draft {
     let unique = qname;
-    for (let n = 2; this.byQname.has(unique); n += 1) unique = `${qname}~${n}`;
+    if (this.byQname.has(unique)) {
+      let n = this.nextSuffix.get(qname) ?? 2;
+      for (; this.byQname.has(`${qname}~${n}`); n += 1);
+      unique = `${qname}~${n}`;
+      this.nextSuffix.set(qname, n + 1);
+    }
     const draft: Draft = {
       id: codeId(this.path, unique), qname: unique, name, kind, parent, summary: '', doc: '', startLine: start, endLine: Math.max(start, end),
       capabilities: new Set(), exported: false, locals: new Set(), receiver: null, declaration: false,
@@ -111,12 +129,19 @@ class Extractor {
     this.module.doc = facts.doc;
     this.module.summary = firstParagraph(facts.doc);
     const top: Context = { draft: this.module, fn: this.module, qualifier: '', depth: 0 };
+    // One WASM call per node for the test (nodeTypeId): a symbol id is named or not for good, so the named interesting
+    // ids are listed once per file instead of asking nodeIsNamed and nodeType of every node (Java: the walk's main cost).
+    const language = tree.language;
+    const interesting = new Uint8Array(language.nodeTypeCount);
+    language.types.forEach((type, id) => {
+      if (this.spec.interesting.has(type) && language.nodeTypeIsNamed(id)) interesting[id] = 1;
+    });
     const cursor = tree.walk();
     try {
       const stack: Context[] = [];
       let context = top;
       for (;;) {
-        const next = cursor.nodeIsNamed && this.spec.interesting.has(cursor.nodeType) ? this.visit(cursor.currentNode, context) : context;
+        const next = interesting[cursor.nodeTypeId] === 1 ? this.visit(cursor.currentNode, context) : context;
         if (next !== null && cursor.gotoFirstChild()) {
           stack.push(context);
           context = next;
@@ -157,6 +182,10 @@ class Extractor {
     }
     for (const name of spec.binds(node)) context.fn.locals.add(name);
     if (context.depth >= MAX_DEFINITION_DEPTH) return context;
+    if (this.drafts.length > MAX_DEFINITIONS_PER_FILE) {
+      if (this.boundedAt === null && spec.definition(node, { kind: context.draft.kind, qname: context.qualifier, inType: false, testFile: this.testFile, pkg: this.pkg, path: this.path }) !== null) this.boundedAt = line(node);
+      return context;
+    }
     const scope = spec.scope?.(node) ?? null;
     if (scope !== null) {
       const qualifier = context.qualifier === '' ? scope.qualifier : `${context.qualifier}.${scope.qualifier}`;
@@ -184,7 +213,7 @@ class Extractor {
     draft.doc = cleanComment(precedingComments(match.docAnchor ?? node, spec.isComment, spec.skipBeforeDoc));
     draft.exported = match.exported;
     for (const capability of match.capabilities) draft.capabilities.add(capability);
-    for (const base of spec.bases?.(node) ?? []) this.bases.push({ owner: draft.qname, line: base.line, path: base.path, relation: base.relation });
+    for (const base of spec.bases?.(node) ?? []) this.bases.push({ owner: draft.qname, line: base.line, path: base.path, relation: base.relation, ...(base.mixin === undefined ? {} : { mixin: base.mixin }) });
     const isFunction = match.kind === 'function' || match.kind === 'method';
     if (isFunction) {
       draft.receiver = match.receiver;
@@ -255,7 +284,14 @@ export function extractTree(spec: LanguageSpec, input: CodeExtractInput): Extrac
     }
     extractor.run(tree);
     const root = tree.rootNode;
-    return extractor.result(root.hasError ? syntaxErrors(root, spec.display, input.path, extractor.module.id) : []);
+    const issues = root.hasError ? syntaxErrors(root, spec.display, input.path, extractor.module.id) : [];
+    if (extractor.boundedAt !== null) {
+      issues.push({
+        severity: 'warning', code: 'code_definitions_bounded', path: input.path, line: extractor.boundedAt, node_id: extractor.module.id,
+        message: `More than ${MAX_DEFINITIONS_PER_FILE} definitions in one file: those from this line on are no nodes and stay part of the module.`,
+      });
+    }
+    return extractor.result(issues);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const fallback = new Extractor(spec, input.path, input.content, false);

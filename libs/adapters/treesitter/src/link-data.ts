@@ -44,6 +44,11 @@ export interface TreeBase {
   line: number;
   path: string[];
   relation: 'inherits' | 'implements';
+  /**
+   * How a mixin is taken in (Ruby `include`/`prepend`/`extend`, PHP trait `use` as `include`); absent for
+   * `extends`/`implements` clauses. Decides where the linker's method resolution order visits it.
+   */
+  mixin?: 'include' | 'prepend' | 'extend';
 }
 
 /** A top-level definition the lexical strategy names (it emits no definition nodes). */
@@ -86,7 +91,8 @@ function isCall(value: unknown): boolean {
 
 function isBase(value: unknown): boolean {
   return isRecord(value) && typeof value['owner'] === 'string' && typeof value['line'] === 'number' && isStringArray(value['path'])
-    && (value['relation'] === 'inherits' || value['relation'] === 'implements');
+    && (value['relation'] === 'inherits' || value['relation'] === 'implements')
+    && (value['mixin'] === undefined || value['mixin'] === 'include' || value['mixin'] === 'prepend' || value['mixin'] === 'extend');
 }
 
 function isDef(value: unknown): boolean {

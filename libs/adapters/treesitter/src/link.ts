@@ -33,6 +33,8 @@ interface FileInfo {
   bindings: Map<string, Binding[]>;
   /** Files opened by imports (C# `using N;`): their top-level definitions are visible by bare name. */
   opens: string[];
+  /** Types whose static members are visible by bare name (Java `import static a.b.C.*;`). */
+  openTypes: { file: string; qname: string }[];
 }
 
 const CALLABLE = new Set(['function', 'method']);
@@ -57,8 +59,8 @@ class TreeLinker {
   };
   readonly context: ResolveContext;
   readonly rules: LanguageResolver;
-  /** Declared supertypes by type id, in declaration order (`target` null: named but not resolved), for {@link inherited}. */
-  readonly supertypes = new Map<string, { target: DefRef | null; relation: string }[]>();
+  /** Declared supertypes by type id, in declaration order (`target` null: named but not resolved), for {@link TreeLinker.mro}. */
+  readonly supertypes = new Map<string, { target: DefRef | null; relation: string; mixin?: string }[]>();
 
   constructor(readonly spec: LanguageSpec, files: readonly LinkInput[], resolver: ModuleResolver) {
     for (const file of files) {
@@ -75,7 +77,7 @@ class TreeLinker {
         defs.set(node.id.slice(prefix.length), { id: node.id, kind: node.kind, exported: node.capabilities.includes('exported'), static: node.capabilities.includes('static') });
       }
       for (const def of data.defs ?? []) if (!defs.has(def.name)) defs.set(def.name, { id: `${prefix}${def.name}`, kind: def.kind, exported: false });
-      this.infos.set(file.path, { path: file.path, moduleId, data, defs, bindings: new Map(), opens: [] });
+      this.infos.set(file.path, { path: file.path, moduleId, data, defs, bindings: new Map(), opens: [], openTypes: [] });
     }
     const paths = [...this.infos.keys()].filter((path) => resolver.hasFile(path)).sort();
     const data = new Map(paths.map((path) => [path, (this.infos.get(path) as FileInfo).data]));
@@ -171,31 +173,55 @@ class TreeLinker {
   }
 
   /**
-   * Under `mixins` (Ruby): the member `name` of `type`'s ancestors in method resolution order (included modules, the
-   * last included first, each followed by its own ancestors, then the superclass and its ancestors; for a call on the
-   * class itself, `instance` false, the superclasses only). Null when an
-   * ancestor met before a definition is not resolved (it could define `name`) or the name is overloaded there;
-   * undefined when every ancestor is resolved and none defines it.
+   * Under `mixins` (Ruby, PHP): the member `name` of `type` in method resolution order. On the instance side (`instance`):
+   * the prepended modules (last first, each with its own ancestors), the type's own member, the included modules or used
+   * traits (last first), then the superclass; on the class side (a call on the class itself): the own member, then the
+   * superclass, and an `extend`ed module stops the search (it answers with instance methods the side rule does not pair).
+   * `implements` clauses (PHP interfaces) are skipped: they hold no bodies. Null when an ancestor met before a definition
+   * is not resolved (it could define `name`) or the name is overloaded there; undefined when none defines it.
    */
-  inherited(type: DefRef, name: string, caller: string, seen: Set<string>, instance: boolean): DefRef | null | undefined {
+  mro(type: DefRef, name: string, caller: string, seen: Set<string>, instance: boolean): DefRef | null | undefined {
     if (seen.has(type.id)) return undefined;
     seen.add(type.id);
     const declared = this.supertypes.get(type.id) ?? [];
-    const order = [...(instance ? declared.filter((s) => s.relation === 'implements').reverse() : []), ...declared.filter((s) => s.relation === 'inherits')];
-    for (const { target } of order) {
-      if (target === null) return null;
-      const found = this.member(target, name, caller);
-      if (found !== null) return found;
-      if (this.infos.get(target.file)?.defs.has(`${target.qname}.${name}`) === true) return null;
-      const deeper = this.inherited(target, name, caller, seen, instance);
-      if (deeper !== undefined) return deeper;
-    }
-    return undefined;
+    const walk = (list: readonly { target: DefRef | null }[]): DefRef | null | undefined => {
+      for (const { target } of list) {
+        if (target === null) return null;
+        const found = this.mro(target, name, caller, seen, instance);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    };
+    const prepended = instance ? walk(declared.filter((s) => s.mixin === 'prepend').reverse()) : undefined;
+    if (prepended !== undefined) return prepended;
+    const own = this.member(type, name, caller);
+    if (own !== null) return own;
+    if (this.infos.get(type.file)?.defs.has(`${type.qname}.${name}`) === true) return null;
+    if (!instance && declared.some((s) => s.mixin === 'extend')) return null;
+    return walk([...(instance ? declared.filter((s) => s.mixin === 'include').reverse() : []), ...declared.filter((s) => s.relation === 'inherits')]);
+  }
+
+  /** The one `static` member `name` of the types opened by static on-demand imports; null when none or several declare it. */
+  openStatic(info: FileInfo, name: string): DefRef | null {
+    const declaring = info.openTypes.filter((t) => this.infos.get(t.file)?.defs.has(`${t.qname}.${name}`) === true);
+    const only = declaring.length === 1 ? declaring[0] : undefined;
+    const hit = only === undefined ? null : this.ref(only.file, `${only.qname}.${name}`);
+    return hit !== null && this.infos.get(hit.file)?.defs.get(hit.qname)?.static === true ? hit : null;
+  }
+
+  /** PHP `parent::name()`: `name` in the one resolved superclass of the caller's type and its ancestors; null otherwise. */
+  parentMember(info: FileInfo, owner: string, name: string): DefRef | null {
+    const selfType = this.isScopeKind(info.defs.get(owner)?.kind) ? owner : parentQname(owner);
+    const selfDef = selfType === '' ? null : this.ref(info.path, selfType);
+    const supers = selfDef === null ? [] : (this.supertypes.get(selfDef.id) ?? []).filter((s) => s.relation === 'inherits');
+    const parent = supers.length === 1 ? supers[0]?.target : null;
+    return parent === null || parent === undefined ? null : this.mro(parent, name, info.path, new Set(), true) ?? null;
   }
 
   resolvePath(info: FileInfo, owner: string, path: readonly string[]): DefRef | null {
     const [head, ...rest] = path;
     if (head === undefined) return null;
+    if (head === '<parent>') return rest.length === 1 && this.spec.mixins === true ? this.parentMember(info, owner, rest[0] as string) : null;
     if (head === '<self>') {
       // A call owned by a type (outside any method) names that type's members; a method's, its type's.
       const selfType = this.isScopeKind(info.defs.get(owner)?.kind) ? owner : parentQname(owner);
@@ -206,15 +232,17 @@ class TreeLinker {
       const own = this.ref(info.path, qname) ?? this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), qname);
       if (own === null && this.spec.selfThenName === true && !info.defs.has(qname)) return this.resolvePath(info, owner, [name]);
       const selfDef = this.ref(info.path, selfType);
-      if (own === null && this.spec.mixins === true && selfDef !== null && !info.defs.has(qname)) {
-        // A singleton method or a type body calls on the class: its ancestors are the superclasses only, not the included modules.
+      if (this.spec.mixins === true && selfDef !== null) {
+        // A singleton method or a type body calls on the class (Ruby): its ancestors are the superclasses only, not the
+        // included modules. PHP's `self::`/`static::` and `$this->` reach both sides.
         const caller = info.defs.get(owner);
-        const instance = caller !== undefined && !this.isScopeKind(caller.kind) && caller.static !== true;
-        return this.inherited(selfDef, name, info.path, new Set(), instance) ?? null;
+        const instance = this.spec.staticCalls === 'named' || (caller !== undefined && !this.isScopeKind(caller.kind) && caller.static !== true);
+        return this.mro(selfDef, name, info.path, new Set(), instance) ?? null;
       }
       if (own !== null || this.spec.implicitSelf !== true || info.defs.has(qname)) return own;
       const imported = this.lookupName(info, owner, name);
-      return imported !== null && !('id' in imported) && imported.def !== undefined ? this.ref(imported.def.file, imported.def.qname) : null;
+      if (imported === null) return this.openStatic(info, name);
+      return !('id' in imported) && imported.def !== undefined ? this.ref(imported.def.file, imported.def.qname) : null;
     }
     if (this.spec.dottedPaths === true) return this.dotted(info, owner, path);
     const found = this.lookupName(info, owner, head);
@@ -247,6 +275,7 @@ class TreeLinker {
       stat(this.stats, 'imports_resolved');
       for (const file of target.files) if (file !== info.path && this.infos.has(file)) this.addEdge(info.moduleId, 'imports', codeId(file), info.path, imp.line);
       for (const file of target.opens ?? []) if (!info.opens.includes(file)) info.opens.push(file);
+      for (const type of target.openTypes ?? []) if (!info.openTypes.some((t) => t.file === type.file && t.qname === type.qname)) info.openTypes.push(type);
       for (const binding of target.bindings) {
         const entry: Binding = { files: binding.files, def: binding.def, scope: imp.scope ?? '' };
         info.bindings.set(binding.name, [...(info.bindings.get(binding.name) ?? []), entry]);
@@ -260,7 +289,7 @@ class TreeLinker {
       const owner = this.ref(info.path, base.owner);
       const target = owner === null ? null : this.resolvePath(info, parentQname(base.owner), base.path);
       const typed = target !== null && (TYPES.has(target.kind) || (this.spec.mixins === true && this.isScopeKind(target.kind)));
-      if (owner !== null) this.supertypes.set(owner.id, [...(this.supertypes.get(owner.id) ?? []), { target: typed ? target : null, relation: base.relation }]);
+      if (owner !== null) this.supertypes.set(owner.id, [...(this.supertypes.get(owner.id) ?? []), { target: typed ? target : null, relation: base.relation, mixin: base.mixin }]);
       if (owner !== null && target !== null && typed && target.id !== owner.id) {
         stat(this.stats, 'heritage_resolved');
         // A C# base list does not say which base is an interface: the resolved kind does.
@@ -278,7 +307,7 @@ class TreeLinker {
   sideMatches(info: FileInfo, owner: string, path: readonly string[], target: DefRef): boolean {
     if (this.spec.staticCalls === undefined || !target.qname.includes('.')) return true;
     const targetStatic = this.infos.get(target.file)?.defs.get(target.qname)?.static === true;
-    if (path[0] !== '<self>') return targetStatic;
+    if (path[0] !== '<self>' && path[0] !== '<parent>') return targetStatic;
     if (this.spec.staticCalls === 'named') return true;
     const caller = info.defs.get(owner);
     const callerStatic = caller === undefined || this.isScopeKind(caller.kind) || caller.static === true;

@@ -113,6 +113,8 @@ export interface ImportTarget {
   bindings: { name: string; files?: string[]; def?: { file: string; qname: string } }[];
   /** Files whose top-level definitions become visible by bare name, after the file's own scope (C# `using N;`). */
   opens?: string[];
+  /** Types whose `static` members become visible by bare name after the single static imports (Java `import static a.b.C.*;`). */
+  openTypes?: { file: string; qname: string }[];
 }
 
 /** Per-language import resolution. */
@@ -162,8 +164,8 @@ export interface LanguageSpec {
   callee(node: SyntaxNode): string[] | null | undefined;
   /** Names a node binds as locals of the enclosing function. */
   binds(node: SyntaxNode): readonly string[];
-  /** Declared supertypes of a type definition node. */
-  bases?(node: SyntaxNode): { path: string[]; relation: 'inherits' | 'implements'; line: number }[];
+  /** Declared supertypes of a type definition node (`mixin`: how a Ruby module or PHP trait is taken in, see TreeBase). */
+  bases?(node: SyntaxNode): { path: string[]; relation: 'inherits' | 'implements'; line: number; mixin?: 'include' | 'prepend' | 'extend' }[];
   logic: LogicSpec | null;
   /** Lexical strategy: imports and top-level definition names from comment- and string-free text. */
   lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null };
@@ -186,9 +188,10 @@ export interface LanguageSpec {
    */
   reopenAcrossFiles?: boolean;
   /**
-   * Whether a receiver call that names no member of the caller's type follows the type's declared
-   * supertypes in method resolution order (Ruby: `include`d modules as `implements`, last first,
-   * then the superclass), stopping at an unresolved one.
+   * Whether a receiver call follows the type's declared supertypes in method resolution order
+   * (Ruby: `prepend`ed modules, the type, `include`d modules last first, then the superclass; PHP:
+   * the class, its traits, then the superclass), stopping at an unresolved one; also enables
+   * `parent::m()` (`<parent>`) through the one superclass.
    */
   mixins?: boolean;
   /** Whether a `<self>` call that names no member resolves as a plain name (C++: a free function called from a method). */

@@ -1,5 +1,5 @@
 // Shared test helpers: extract and link in-memory or on-disk projects with one adapter of the family.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { CodeAdapter, GraphEdge, LinkResult, ParsedSource } from '@docforge/core';
 import { initTreeLanguage, treeAdapter } from '../src/whole.js';
@@ -64,4 +64,19 @@ export function mostImported(edges: readonly GraphEdge[], n = 3): [string, strin
 /** The text of a 1-based line. */
 export function lineOf(texts: Record<string, string>, path: string, line: number): string {
   return (texts[path] ?? '').split('\n')[line - 1] ?? '';
+}
+
+/** Where Debian's php-monolog and php-psr-log install their sources. */
+export const PHP_SHARE = '/usr/share/php';
+
+/**
+ * Debian's php-monolog and php-psr-log install monolog 2.9.1 and psr/log 1.1.4 under /usr/share/php without their composer.json;
+ * the project gets the upstream PSR-4 mappings (`Monolog\` → src/Monolog there, `Psr\Log\` → Psr/Log) for the installed layout,
+ * and Debian's generated autoload.php files are left out.
+ */
+export function monologProject(dir: string): void {
+  cpSync(join(PHP_SHARE, 'Monolog'), join(dir, 'Monolog'), { recursive: true, dereference: true });
+  cpSync(join(PHP_SHARE, 'Psr'), join(dir, 'Psr'), { recursive: true, dereference: true });
+  for (const generated of ['Monolog/autoload.php', 'Psr/Log/autoload.php']) rmSync(join(dir, generated), { force: true });
+  writeFileSync(join(dir, 'composer.json'), JSON.stringify({ autoload: { 'psr-4': { 'Monolog\\': 'Monolog/', 'Psr\\Log\\': 'Psr/Log/' } } }, null, 1));
 }

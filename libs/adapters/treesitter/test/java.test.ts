@@ -46,7 +46,7 @@ describe('java adapter on in-memory sources', () => {
     const lines = parsed.flatMap((p) => p.nodes).map((n) => `${n.id} ${n.kind} [${n.capabilities.join(',')}]`);
     for (const expected of [
       'code:src/main/java/shop/ledger/Ledger.java#Ledger class [exported]', 'code:src/main/java/shop/ledger/Ledger.java#Ledger.add method [exported]',
-      'code:src/main/java/shop/ledger/Ledger.java#Ledger.main method [entrypoint,exported]', 'code:src/main/java/shop/ledger/Store.java#Store interface [exported]',
+      'code:src/main/java/shop/ledger/Ledger.java#Ledger.main method [entrypoint,exported,static]', 'code:src/main/java/shop/ledger/Store.java#Store interface [exported]',
       'code:src/test/java/shop/ledger/LedgerTest.java#LedgerTest.adds method [test]',
     ]) assert.ok(lines.includes(expected), `${expected} in\n${lines.join('\n')}`);
     const add = parsed.flatMap((p) => p.nodes).find((n) => n.id.endsWith('#Ledger.add'));

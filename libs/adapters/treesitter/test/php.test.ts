@@ -1,13 +1,13 @@
 // Pins the PHP adapter of the tree-sitter family on in-memory sources (types and methods, static capability, use through PSR-4,
 // group use and aliases, use function, $this/self/static and Type:: calls, extends/implements, tested_by, Logic with
 // elseif/else and try/catch/finally, lexical, --no-ast), then use and calls on monolog 2.9.1 and psr/log from Debian's php-monolog.
-import { mkdtempSync, rmSync, cpSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CodeAdapter } from '@docforge/core';
-import { adapterFor, buildMemory, edgeLines, inputSkip, lineOf, mostImported, readTree } from './helpers.js';
+import { adapterFor, buildMemory, edgeLines, inputSkip, lineOf, monologProject, mostImported, PHP_SHARE, readTree } from './helpers.js';
 
 const SOURCES: Record<string, string> = {
   'composer.json': '{"autoload": {"psr-4": {"Shop\\\\": "src/"}}, "autoload-dev": {"psr-4": {"Shop\\\\Tests\\\\": "tests/"}}}',
@@ -81,20 +81,6 @@ describe('php adapter on in-memory sources', () => {
     assert.deepEqual(edgeLines(lexical.link.edges, 'imports'), edgeLines(buildMemory(php, SOURCES).link.edges, 'imports'));
   });
 });
-
-const PHP_SHARE = '/usr/share/php';
-
-/**
- * Debian's php-monolog and php-psr-log install monolog 2.9.1 and psr/log 1.1.4 under /usr/share/php without their composer.json;
- * the project gets the upstream PSR-4 mappings (`Monolog\` → src/Monolog there, `Psr\Log\` → Psr/Log) for the installed layout,
- * and Debian's generated autoload.php files are left out.
- */
-export function monologProject(dir: string): void {
-  cpSync(join(PHP_SHARE, 'Monolog'), join(dir, 'Monolog'), { recursive: true, dereference: true });
-  cpSync(join(PHP_SHARE, 'Psr'), join(dir, 'Psr'), { recursive: true, dereference: true });
-  for (const generated of ['Monolog/autoload.php', 'Psr/Log/autoload.php']) rmSync(join(dir, generated), { force: true });
-  writeFileSync(join(dir, 'composer.json'), JSON.stringify({ autoload: { 'psr-4': { 'Monolog\\': 'Monolog/', 'Psr\\Log\\': 'Psr/Log/' } } }, null, 1));
-}
 
 describe('php adapter on monolog 2.9.1 (php-monolog)', { skip: inputSkip(join(PHP_SHARE, 'Monolog'), 'apt-get install -y --no-install-recommends php-monolog') }, () => {
   let dir = '';

@@ -158,9 +158,8 @@ function binds(node: SyntaxNode): string[] {
   }
   if (node.type !== 'declaration') return [];
   const out: string[] = [];
-  for (let i = 0; i < node.childCount; i += 1) {
-    if (node.fieldNameForChild(i) !== 'declarator') continue;
-    const child = node.child(i);
+  // One WASM call for the declarators, not two per child (fieldNameForChild, child).
+  for (const child of node.childrenForFieldName('declarator')) {
     if (child !== null && functionDeclarator(child) === null) {
       const name = declaredName(child);
       if (name !== null) out.push(name);

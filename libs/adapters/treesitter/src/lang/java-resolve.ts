@@ -3,8 +3,9 @@
  * `package` declaration (`src/main/java/a/b/C.java` declaring `package a.b` gives the root
  * `src/main/java`). `import a.b.C;` binds `C` to the type `C` of `a/b/C.java` under any root
  * (nested `a.b.C.D` to `C.D`); `import static a.b.C.m;` binds `m` to the member `C.m`; `a.b.*`
- * imports give the package's files and bind nothing. A bare type name also sees the types of its
- * own package, in every root.
+ * makes the package's types visible by bare name after the file's own package, and `import static
+ * a.b.C.*;` the static members of `C` after the single static imports. A bare type name also sees
+ * the types of its own package, in every root.
  */
 import { ApiTable } from '@docforge/core';
 import type { TreeImport } from '../link-data.js';
@@ -48,9 +49,12 @@ export function javaResolver(context: ResolveContext): LanguageResolver {
       if (parts[parts.length - 1] === '*') {
         const pkg = parts.slice(0, -1).join('.');
         const inPackage = byPackage.get(pkg);
-        if (inPackage !== undefined && imp.static !== true) return { files: inPackage, bindings: [] };
+        // On demand: the package's types (or a class's static members) are visible by bare name after the file's own
+        // package, a weaker tier than single-type imports (ImportTarget.opens, openTypes).
+        if (inPackage !== undefined && imp.static !== true) return { files: inPackage, bindings: [], opens: inPackage };
         const type = fileOf(parts.slice(0, -1));
-        return type === null ? null : { files: [type], bindings: [] };
+        if (type === null) return null;
+        return imp.static === true ? { files: [type], bindings: [], openTypes: [{ file: type, qname: parts[parts.length - 2] as string }] } : { files: [type], bindings: [] };
       }
       // The longest prefix naming a file is the top-level type; the rest are nested names.
       for (let cut = parts.length; cut >= 1; cut -= 1) {

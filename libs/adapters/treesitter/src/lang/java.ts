@@ -74,6 +74,7 @@ function definition(node: SyntaxNode, parent: { kind: string; qname: string; tes
   const capabilities: string[] = [];
   if (/@(org\.junit\.(jupiter\.api\.)?)?(Test|ParameterizedTest|RepeatedTest)\b/.test(mods) || (parent.testFile && /^test[A-Z_]/.test(name))) capabilities.push('test');
   const isStatic = /\bstatic\b/.test(mods);
+  if (isStatic) capabilities.push('static');
   if (name === 'main' && isStatic && /\bpublic\b/.test(mods) && /^\(\s*(final\s+)?String\s*(\[\s*\]|\.\.\.)/.test(node.childForFieldName('parameters')?.text ?? '')) capabilities.push('entrypoint');
   const params = new Set<string>();
   for (const param of named(node.childForFieldName('parameters') ?? node)) identifiersUnder(param.childForFieldName('name'), IDENT, params);

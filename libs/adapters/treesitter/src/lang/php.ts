@@ -43,14 +43,29 @@ function typePath(node: SyntaxNode): string[] | null {
   return text.indexOf('\\', 1) < 0 ? [last] : [text, last];
 }
 
-function bases(node: SyntaxNode): { path: string[]; relation: 'inherits' | 'implements'; line: number }[] {
-  const out: { path: string[]; relation: 'inherits' | 'implements'; line: number }[] = [];
+type Base = { path: string[]; relation: 'inherits' | 'implements'; line: number; mixin?: 'include' };
+
+/**
+ * `extends` (inherits), `implements` (implements) and the trait `use` declarations of the body (implements, mixin
+ * `include`). A `use` with an `insteadof`/`as` block renames or picks methods, which the linker does not follow: it adds
+ * the base `<conflict>`, which resolves to nothing and so stops receiver calls at the class's traits.
+ */
+function bases(node: SyntaxNode): Base[] {
+  if (TYPE_DECLS[node.type] === undefined) return [];
+  const out: Base[] = [];
   for (const clause of named(node)) {
     const relation = clause.type === 'base_clause' ? 'inherits' : clause.type === 'class_interface_clause' ? 'implements' : null;
     if (relation === null) continue;
     for (const type of named(clause)) {
       const path = typePath(type);
       if (path !== null) out.push({ path, relation, line: type.startPosition.row + 1 });
+    }
+  }
+  for (const use of named(node.childForFieldName('body') ?? node)) {
+    if (use.type !== 'use_declaration') continue;
+    for (const type of named(use)) {
+      const path = type.type === 'use_list' ? ['<conflict>'] : typePath(type);
+      if (path !== null) out.push({ path, relation: 'implements', line: type.startPosition.row + 1, mixin: 'include' });
     }
   }
   return out;
@@ -91,7 +106,7 @@ function imports(node: SyntaxNode): TreeImport[] | null {
   return out;
 }
 
-/** `$this->m()`, `self::m()`, `static::m()` name the enclosing type; `Name::m()` and `\A\B::m()` a type; `f()` a function; others none. */
+/** `$this->m()`, `self::m()`, `static::m()` name the enclosing type, `parent::m()` its superclass (`<parent>`); `Name::m()` and `\A\B::m()` a type; `f()` a function; others none. */
 function callee(node: SyntaxNode): string[] | null | undefined {
   if (node.type === 'function_call_expression') {
     const fn = node.childForFieldName('function');
@@ -105,7 +120,7 @@ function callee(node: SyntaxNode): string[] | null | undefined {
   if (node.type !== 'scoped_call_expression') return undefined;
   const scope = node.childForFieldName('scope');
   if (scope === null || name === null || name.type !== 'name') return null;
-  if (scope.type === 'relative_scope') return scope.text === 'parent' ? null : ['<self>', name.text];
+  if (scope.type === 'relative_scope') return [scope.text === 'parent' ? '<parent>' : '<self>', name.text];
   const path = typePath(scope);
   return path === null ? null : [...path, name.text];
 }
@@ -197,5 +212,6 @@ export const PHP_SPEC: LanguageSpec = {
   logic: LOGIC,
   lexical,
   staticCalls: 'named',
+  mixins: true,
   resolver: phpResolver,
 };

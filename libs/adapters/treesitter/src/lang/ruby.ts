@@ -7,8 +7,9 @@
  * call reaches only methods of its own side); top-level `def` is a function. Exported: classes,
  * modules and methods not made `private`/`protected` (a bare `private` above them or `private def`).
  * Tests: files under `test/` or `spec/`, `*_test.rb`, `*_spec.rb`, `test_*.rb`, and `test_*`
- * methods in them. `include M` in a class or module body declares M as an ancestor (`implements`), whose instance methods
- * receiver calls reach in method resolution order. Imports: `require_relative` and `require` (ruby-resolve.ts).
+ * methods in them. `include M`, `prepend M` and `extend M` in a class or module body declare M as a mixin (`implements`),
+ * whose instance methods receiver calls reach in method resolution order (prepended before the class, extended on its
+ * singleton side). Imports: `require_relative` and `require` (ruby-resolve.ts).
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { TreeImport } from '../link-data.js';
@@ -135,17 +136,39 @@ function binds(): string[] {
   return [];
 }
 
-/** `class C < S` (inherits S) and the `include M, N` calls of the body (implements M, N, in order; `extend` and `prepend` aside). */
-function bases(node: SyntaxNode): { path: string[]; relation: 'inherits' | 'implements'; line: number }[] {
-  const out: { path: string[]; relation: 'inherits' | 'implements'; line: number }[] = [];
+type Base = { path: string[]; relation: 'inherits' | 'implements'; line: number; mixin?: 'include' | 'prepend' | 'extend' };
+
+/** A body statement's mixin call (`include M`, `prepend M`, `extend M`, or one guarded by its own constant: `prepend M if M`), or null. */
+function mixinCall(statement: SyntaxNode): { call: SyntaxNode; mixin: 'include' | 'prepend' | 'extend' } | null {
+  let call = statement;
+  if (statement.type === 'if_modifier') {
+    // `prepend M if M`: a resolved module is always truthy, so the guard changes nothing the linker could prove.
+    const body = statement.childForFieldName('body');
+    const argument = body === null ? undefined : named(body.childForFieldName('arguments') ?? body)[0];
+    if (body === null || argument === undefined || statement.childForFieldName('condition')?.text !== argument.text) return null;
+    call = body;
+  }
+  const method = call.childForFieldName('method')?.text;
+  if (call.type !== 'call' || call.childForFieldName('receiver') !== null || (method !== 'include' && method !== 'prepend' && method !== 'extend')) return null;
+  return { call, mixin: method };
+}
+
+/**
+ * `class C < S` (inherits S) and the `include`, `prepend` and `extend` calls of the body (implements M, in order, each with
+ * its `mixin` way: C's instances, or for `extend` C itself, answer M's methods).
+ */
+function bases(node: SyntaxNode): Base[] {
+  if (node.type !== 'class' && node.type !== 'module') return [];
+  const out: Base[] = [];
   const superclass = node.type === 'class' ? named(node.childForFieldName('superclass') ?? node).find((c) => c.type === 'constant' || c.type === 'scope_resolution') : undefined;
   const path = superclass === undefined ? null : constantPath(superclass);
   if (path !== null && superclass !== undefined) out.push({ path, relation: 'inherits', line: superclass.startPosition.row + 1 });
   for (const statement of named(node.childForFieldName('body') ?? node)) {
-    if (statement.type !== 'call' || statement.childForFieldName('receiver') !== null || statement.childForFieldName('method')?.text !== 'include') continue;
-    for (const argument of named(statement.childForFieldName('arguments') ?? statement)) {
+    const found = mixinCall(statement);
+    if (found === null) continue;
+    for (const argument of named(found.call.childForFieldName('arguments') ?? found.call)) {
       const included = constantPath(argument);
-      if (included !== null) out.push({ path: included, relation: 'implements', line: argument.startPosition.row + 1 });
+      if (included !== null) out.push({ path: included, relation: 'implements', line: argument.startPosition.row + 1, mixin: found.mixin });
     }
   }
   return out;
