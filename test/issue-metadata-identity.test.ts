@@ -6,11 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { noChangeSync } from '@docforge/sync';
-import { removeDir, tempDir } from './helpers/projects.js';
-import { CLI_ENTRY } from './helpers/paths.js';
+import { exampleProjectCopy, fastifyProjectCopy, removeDir, tempDir } from './helpers/projects.js';
+import { CLI_ENTRY, REPO_ROOT } from './helpers/paths.js';
 import { useServer } from './helpers/server.js';
 
 const PAGE = 'docs/page.md';
@@ -154,4 +154,43 @@ test('a running docforge-mcp serves the new text of a same-size rewrite with the
   assert.equal(again.result!.rebuilt, false);
   assert.equal(again.result!.build, null, 'the next sync needs no build');
   await s.close();
+});
+
+/** Every regular file below `dir` outside `.docforge` (paths). */
+function filesBelow(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && !path.join(entry.parentPath, entry.name).includes(`${path.sep}.docforge${path.sep}`))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+// The kind of fault the new-user trial found on pino: every edge a doc mention derived and every
+// code finding (whose stored message carries its location) made the stored graph look different
+// from the one just resolved, so a metadata-only change published a new generation on real projects.
+test('real packages (pino with the descriptor init writes, fastify docs and code, examples/): touching and chmod-ing every file publishes nothing', async (t) => {
+  const pino = tempDir('docforge-touch-pino-');
+  cpSync(path.join(REPO_ROOT, 'node_modules', 'pino'), pino, { recursive: true });
+  assert.equal(cli(pino, 'init').status, 0);
+  const projects = [
+    pino,
+    fastifyProjectCopy(['docs', 'lib', 'test', 'fastify.js', 'package.json'], 'schema_version = 1\n[project]\nid = "fastify"\nname = "Fastify"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = ["lib", "test", "fastify.js"]\n[adapter]\ncode = "typescript"\n'),
+    exampleProjectCopy(),
+  ];
+  t.after(() => projects.forEach(removeDir));
+  for (const root of projects) {
+    const first = syncJson(root);
+    const before = signature(root);
+    const later = new Date(Date.now() + 5_000);
+    for (const file of filesBelow(root)) {
+      utimesSync(file, later, later);
+      chmodSync(file, 0o640);
+    }
+    const touched = syncJson(root);
+    assert.equal(touched.rebuilt, false, `${root}: a metadata-only change rebuilt generation ${touched.publication.generation}`);
+    assert.equal(touched.publication.generation, first.publication.generation);
+    assert.equal(signature(root), before, 'the five-field signature stays, so viewer workers stay current');
+    // A real edit still publishes.
+    const edited = filesBelow(path.join(root, 'docs')).find((file) => file.endsWith('.md'))!;
+    writeFileSync(edited, `${readFileSync(edited, 'utf8')}\nA new closing line.\n`);
+    assert.equal(syncJson(root).publication.generation, first.publication.generation + 1);
+  }
 });

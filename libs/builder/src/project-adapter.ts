@@ -19,7 +19,7 @@
  * - `export const proposalOperations: string[]` (optional; narrows the proposal writer's
  *   operations; reported in capabilities).
  */
-import { errors, hashJson, toDocforgeError, withContentHash, type DocforgeError, type GraphEdge, type GraphNode, type SourceIssue, type WireError } from '@docforge/core';
+import { errors, hashJson, locatedIssueMessage, toDocforgeError, withContentHash, type DocforgeError, type GraphEdge, type GraphNode, type SourceIssue, type WireError } from '@docforge/core';
 import { cheapIdentity, type Descriptor, type SourceEntry, type StatIdentity } from '@docforge/project';
 
 /** The project-owned adapter binding a build task carries (taken on the main thread at process start). */
@@ -138,9 +138,13 @@ export function adapterFailure(error: unknown): DocforgeError {
   return errors.adapterFailed(`The project-owned adapter failed: ${wrapped.message}`);
 }
 
-/** Stable hash of an issue list (verification of an unchanged build). */
+/**
+ * Stable hash of an issue list as it is stored (verification of an unchanged build): each message
+ * located as the index writer stores it ({@link locatedIssueMessage}), so the issues a build resolved
+ * and the same issues read back from the published file hash alike.
+ */
 export function issuesHash(issues: readonly SourceIssue[]): string {
-  return hashJson(issues);
+  return hashJson(issues.map((issue) => ({ ...issue, message: locatedIssueMessage(issue) })));
 }
 
 /** The loaded module (or why it could not load), bound to the fingerprint it was loaded under. */

@@ -8,6 +8,7 @@ import type { Publication } from '@docforge/store';
 import { publicationFileIntact } from '@docforge/store';
 import { readParseCache } from '@docforge/store';
 import { withLazyLinkData, type LinkDataCounters } from './lazy-link-data.js';
+import { edgeRowValue } from './written-compare.js';
 import { readIndexRows, type SourceRowRead } from '@docforge/store';
 import { INDEX_SCHEMA_VERSION } from '@docforge/store';
 
@@ -55,7 +56,7 @@ export function warmFromPublication(
         for (const row of rows) sourceKeys.set(row.entry.path, `${row.entry.size}:${row.entry.mtime_ns}:${row.entry.ctime_ns}:${row.entry.ino}:${row.content_hash}`);
         sources = cachedSources(layout, expected, rows, sourceKeys, { nodes, reviewHashes }, counters);
       },
-      edge: (e) => edges.set(edgeIdentityKey(e), `${e.source_path}\u0000${e.line}`),
+      edge: (e) => edges.set(edgeIdentityKey(e), edgeRowValue(e.source_path, e.line, e.mention, e.review)),
       issues: (rows) => (issues = rows),
       unresolved: (rows) => (unresolved = rows),
     });

@@ -14,6 +14,16 @@ export function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, s
   return true;
 }
 
+/**
+ * The delta-map value of an edge row from its stored parts: where it was declared, then its
+ * `mention` and `review` columns as stored (JSON, or null when absent). A row read back from an
+ * index file (warm.ts) and an edge resolved now ({@link edgeRow}) give equal values exactly when
+ * they would be written as the same row.
+ */
+export function edgeRowValue(sourcePath: string, line: number, mention: string | null, review: string | null): string {
+  return `${sourcePath}\u0000${line}${mention === null ? '' : `\u0000${mention}`}${review === null ? '' : `\u0001${review}`}`;
+}
+
 /** Per edge object, its delta-map key and value; edges of unchanged sources are the same objects build after build. */
 const edgeRows = new WeakMap<GraphEdge, readonly [string, string]>();
 
@@ -21,8 +31,8 @@ const edgeRows = new WeakMap<GraphEdge, readonly [string, string]>();
 export function edgeRow(edge: GraphEdge): readonly [string, string] {
   let row = edgeRows.get(edge);
   if (row === undefined) {
-    const reviews = edge.reviews === undefined ? '' : `\u0001${JSON.stringify(edge.reviews)}`;
-    row = [edgeIdentityKey(edge), `${edge.source_path}\u0000${edge.line}${edge.mention === undefined ? '' : `\u0000${JSON.stringify(edge.mention)}`}${reviews}`];
+    const reviews = edge.reviews === undefined || edge.reviews.length === 0 ? null : JSON.stringify(edge.reviews);
+    row = [edgeIdentityKey(edge), edgeRowValue(edge.source_path, edge.line, edge.mention === undefined ? null : JSON.stringify(edge.mention), reviews)];
     edgeRows.set(edge, row);
   }
   return row;

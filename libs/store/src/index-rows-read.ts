@@ -15,13 +15,15 @@ export interface SourceRowRead {
   content_hash: string;
 }
 
-/** An `edges` row without its mention column. */
+/** An `edges` row: `mention` and `review` are the stored JSON columns (null when the edge has none). */
 export interface EdgeRowRead {
   source_id: string;
   relation: string;
   target_id: string;
   source_path: string;
   line: number;
+  mention: string | null;
+  review: string | null;
 }
 
 /** Receives the rows of an index file in this order: meta, nodes, sources, edges, issues, unresolved calls. */
@@ -57,7 +59,7 @@ export function readIndexRows(file: string, visitor: IndexRowsVisitor): boolean 
     }
     const rows = db.prepare('SELECT path, role, size, mtime_ns, ctime_ns, ino, content_hash FROM sources').all() as { path: string; role: SourceEntry['role']; size: number; mtime_ns: string; ctime_ns: string; ino: string; content_hash: string }[];
     visitor.sources(rows.map((row) => ({ entry: { path: row.path, role: row.role, size: row.size, mtime_ns: row.mtime_ns, ctime_ns: row.ctime_ns, ino: row.ino }, content_hash: row.content_hash })));
-    for (const e of db.prepare('SELECT source_id, relation, target_id, source_path, line FROM edges').iterate() as IterableIterator<EdgeRowRead>) visitor.edge(e);
+    for (const e of db.prepare('SELECT source_id, relation, target_id, source_path, line, mention, review FROM edges').iterate() as IterableIterator<EdgeRowRead>) visitor.edge(e);
     visitor.issues(db.prepare('SELECT severity, code, message, path, line, node_id FROM issues ORDER BY seq').all() as SourceIssue[]);
     visitor.unresolved(db.prepare('SELECT node_id, count FROM unresolved_calls').raw().all() as [string, number][]);
     return true;
