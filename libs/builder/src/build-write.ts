@@ -57,6 +57,9 @@ function contentAsPublished(
   const previous = setup.previous;
   if (written === null || previous === null || !canWriteDelta(ctx, setup)) return false;
   if (previous.adapter_version !== setup.adapterVersion || meta.source_hash !== previous.source_hash || previous.logic_present !== resolved.logicSteps > 0) return false;
+  // current.json itself must say what this build would publish (a record edited by hand, or left by another policy, is rewritten).
+  if (previous.logic_allowed !== ctx.task.logicAllowed || previous.counts.logic_steps !== resolved.logicSteps || previous.counts.issues !== resolved.issues.length
+    || previous.counts.nodes !== maps.nodeMap.size || previous.counts.edges !== maps.edgeMap.size) return false;
   if (written.issuesHash !== issuesHash(resolved.issues) || !sameMap(written.nodes, maps.nodeMap) || !sameMap(written.edges, maps.edgeMap)) return false;
   const dependencies = publishedDependencies(ctx.layout, previous);
   return dependencies !== null && encodeDependencies(dependencies) === meta[DEPENDENCIES_META_KEY];

@@ -311,6 +311,29 @@ function codeChoice(root: string, top: TopLevel, contentRoots: readonly string[]
   return { roots, languages };
 }
 
+/**
+ * The folders {@link ROOT_CODE_EXCLUDES} leaves out when the code root is the project root, each
+ * listed with its reason (none is excluded silently); one holding code files says how many, since a
+ * folder named `build` may hold real sources (fastify's `build/build-validation.js`).
+ */
+function rootExcludesLeftOut(root: string, codeRoots: readonly string[], listed: readonly InitLeftOut[]): InitLeftOut[] {
+  if (!codeRoots.includes('.')) return [];
+  const rules = activeRules();
+  const out: InitLeftOut[] = [];
+  for (const glob of ROOT_CODE_EXCLUDES) {
+    const folder = glob.replace(/\/\*\*$/, '');
+    if (listed.some((entry) => entry.path === folder) || !existsSync(join(root, folder))) continue;
+    let code = 0;
+    visitFiles(join(root, folder), (file) => {
+      if (rules.some((rule) => rule.ext.test(file))) code += 1;
+      return code >= 1000;
+    });
+    const holds = code === 0 ? '' : ` It holds ${code >= 1000 ? 'over 1,000' : code} code ${code === 1 ? 'file' : 'files'}: if ${code === 1 ? 'it is a source' : 'they are sources'}, not generated, remove "${glob}" from [sources].exclude.`;
+    out.push({ path: folder, reason: `build output or coverage reports by its name (the code root is the project root); excluded as "${glob}".${holds}` });
+  }
+  return out;
+}
+
 function sanitizeId(name: string): string {
   const id = name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 64).replace(/[-.]+$/, '');
   return id === '' ? 'project' : id;
@@ -372,5 +395,5 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   } finally {
     try { unlinkSync(temp); } catch { /* already renamed */ }
   }
-  return { path: target, descriptor_text: text, content_roots: contentRoots, code_roots: codeRoots, markdown_files: content.markdownFiles, left_out: [...content.leftOut, ...marks.leftOut] };
+  return { path: target, descriptor_text: text, content_roots: contentRoots, code_roots: codeRoots, markdown_files: content.markdownFiles, left_out: [...content.leftOut, ...marks.leftOut, ...rootExcludesLeftOut(root, codeRoots, marks.leftOut)] };
 }

@@ -134,3 +134,20 @@ test('markers below the top level: a C# solution of nested projects and a Maven 
     removeTree(sphinx);
   }
 });
+
+test('a package whose code root is the project root: build/, dist/ and coverage/ are listed as left out with their reason, never excluded silently', () => {
+  const root = tempTree({
+    'index.js': 'module.exports = require("./build/validation.js")\n', 'build/validation.js': 'module.exports = {}\n', 'build/serializer.js': 'module.exports = {}\n',
+    'coverage/lcov.info': 'TN:\n', 'docs/guide.md': '# Guide\n',
+  });
+  try {
+    const result = initProject(root);
+    assert.deepEqual(result.code_roots, ['.']);
+    const build = result.left_out.find((item) => item.path === 'build');
+    assert.match(build?.reason ?? '', /excluded as "build\/\*\*"\. It holds 2 code files: if they are sources, not generated, remove "build\/\*\*" from \[sources\]\.exclude\./);
+    assert.match(result.left_out.find((item) => item.path === 'coverage')?.reason ?? '', /excluded as "coverage\/\*\*"\.$/);
+    assert.equal(result.left_out.some((item) => item.path === 'dist'), false, 'an absent folder is not listed');
+  } finally {
+    removeTree(root);
+  }
+});

@@ -21,7 +21,8 @@ test('init on a copy of fastify picks docs/ and, for its root-level fastify.js, 
     assert.equal(result.path, join(root, 'docforge.toml'));
     // docs/, then each top-level Markdown file as its own file root (issue 30 item 11): the main README is indexed.
     assert.deepEqual(result.content_roots, ['docs', 'GOVERNANCE.md', 'PROJECT_CHARTER.md', 'README.md', 'SECURITY.md', 'SPONSORS.md']);
-    assert.deepEqual(result.left_out.map((item) => item.path), ['test'], 'test/ holds Markdown but is left out, with a reason');
+    assert.deepEqual(result.left_out.map((item) => item.path), ['test', 'build'], 'test/ holds Markdown but is left out, with a reason; so is build/, by the root code excludes');
+    assert.match(result.left_out[1]!.reason, /excluded as "build\/\*\*"\. It holds 3 code files/);
     assert.match(result.left_out[0]!.reason, /holds 1 Markdown file, but docs is the documentation folder; add "test" to content_roots/);
     // fastify.js (the package entry point) sits at the root: only `.` covers it (issue 9 item 5).
     assert.deepEqual(result.code_roots, ['.']);
