@@ -28,19 +28,37 @@ function collect(dir) {
 for (const root of roots) collect(path.join(root, 'dist', 'test'));
 collect(path.join('test', 'dist'));
 const chosen = filter.length > 0 ? files.filter((f) => filter.some((x) => f.includes(x))) : files;
-const selected = core ? chosen.filter((f) => !CORE_EXCLUDED.some((x) => f.split(path.sep).join('/').includes(x))) : chosen;
+// Longest first (issue 29 item 7): `node --test` starts files in the order given, so the files that
+// cost most (CPU seconds measured with ops/test-cpu, docs/architecture.md) start at once instead of
+// last on a busy pair of cores, where one of them would run alone at the end. Path parts, heaviest first.
+const HEAVIEST = [
+  'libs/sync/dist/test/one-shot-edit', 'test/dist/issue-identity-dependencies', 'libs/sync/dist/test/incremental-link',
+  'test/dist/issue-concurrent-sync', 'libs/sync/dist/test/incremental-resolve', 'test/dist/accelerators-off',
+  'test/dist/issue-cli-read-commands', 'test/dist/every-tool-schemas', 'test/dist/cli.test', 'test/dist/mcp-bundle',
+  'test/dist/issue-viewer-lifecycle', 'test/dist/graph-browser-snapshot', 'test/dist/issue-trial-render-output',
+  'test/dist/issue-code-text', 'libs/adapters/typescript/dist/test/parser-build', 'test/dist/cli-bundle',
+  'libs/sync/dist/test/worker-start', 'test/dist/issue-init-file-roots', 'libs/changesets/dist/test/issue-apply-folder-swap', 'test/dist/render.test',
+];
+const rank = (f) => {
+  const i = HEAVIEST.findIndex((part) => f.split(path.sep).join('/').includes(part));
+  return i < 0 ? HEAVIEST.length : i;
+};
+const ordered = chosen.map((f, i) => [rank(f), i, f]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([, , f]) => f);
+const selected = core ? ordered.filter((f) => !CORE_EXCLUDED.some((x) => f.split(path.sep).join('/').includes(x))) : ordered;
 if (selected.length === 0) {
   console.error('run-tests: no compiled test files found (did tsc -b run?)');
   process.exit(1);
 }
 // The launchers' bundles (apps/cli/dist/bundle: the no-change sync and the full CLI;
-// apps/mcp-server/dist/bundle: the server) and the bundled build worker (libs/sync/dist/bundle) are
+// apps/mcp-server/dist/bundle: the server), the bundled build worker (libs/sync/dist/bundle) and the
+// harness's MCP SDK (test/dist/helpers/mcp-sdk.bundle.mjs) are
 // rebuilt from the compiled files when stale, so a `tsc -b` before a subset run never leaves them
 // stale for the tests that use them; each script exits at once while its stamp says the bundle is
 // current (ops/build-stamp.mjs). All run at once.
 const bundles = [
   ['apps/cli/scripts/build-bundle.mjs', 'the no-change sync'], ['apps/cli/scripts/build-full-bundle.mjs', 'the full CLI'],
   ['apps/mcp-server/scripts/build-bundle.mjs', 'docforge-mcp'], ['libs/sync/scripts/build-worker-bundle.mjs', 'the build worker'],
+  ['test/scripts/build-sdk-bundle.mjs', "the end-to-end harness's MCP SDK"],
 ];
 const bundled = await Promise.all(bundles.map(([script]) => new Promise((resolve) => {
   spawn(process.execPath, [script], { stdio: 'inherit' }).on('close', (code) => resolve(code));
@@ -96,7 +114,16 @@ if (!env[FIXTURES_ENV] && selected.some((f) => f.startsWith(path.join('test', 'd
   fixtureBuilt = buildExampleFixture(fixtures);
   env[FIXTURES_ENV] = fixtures;
 }
+// Reference builds the incremental-build tests compare with, shared by source tree between test files
+// for this run (libs/sync/test/full-build.ts); removed after it.
+const REFERENCES_ENV = 'DOCFORGE_TEST_REFERENCES';
+let references = null;
+if (!env[REFERENCES_ENV]) {
+  references = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'docforge-references-')));
+  env[REFERENCES_ENV] = references;
+}
 let status = await runTests(env);
+if (references) rmSync(references, { recursive: true, force: true });
 if (!(await fixtureBuilt)) status = 1;
 const currentFile = fixtures ? path.join(fixtures, 'acme-payments', '.docforge', 'index', 'current.json') : null;
 if (currentFile && existsSync(path.join(fixtures, 'ready')) && readFileSync(currentFile, 'utf8') !== readFileSync(path.join(fixtures, 'published.json'), 'utf8')) {

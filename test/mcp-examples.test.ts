@@ -3,9 +3,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { exampleProjectCopy } from './helpers/projects.js';
-import { expectError, useServer, type Envelope } from './helpers/server.js';
+import { expectError, McpError, useServer, type Envelope } from './helpers/server.js';
 import { PROPOSAL_TOOLS } from '@docforge/policy';
 
 const READ_TOOLS_ISSUE_2 = [

@@ -1,12 +1,19 @@
 /** The shared end-to-end harness: a real docforge-mcp child over stdio driven by the MCP SDK client, and the error assertion. */
 import { after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { existsSync } from 'node:fs';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import type { CapabilityMode, ToolName } from '@docforge/policy';
 import { MCP_ENTRY } from './paths.js';
+import type * as McpSdk from './mcp-sdk.js';
+
+// The SDK's values from one bundled module (test/scripts/build-sdk-bundle.mjs; ops/run-tests.mjs and
+// `npm run build` build it), else from the compiled files (a run of one file after a plain tsc -b).
+const bundledSdk = new URL('./mcp-sdk.bundle.mjs', import.meta.url);
+const sdk = (await import(existsSync(bundledSdk) ? bundledSdk.href : './mcp-sdk.js')) as typeof McpSdk;
+/** The SDK's McpError class of the harness's client (a client error is an instance of this one, not of another copy's). */
+export const McpError = sdk.McpError;
 
 // Every in-process server a test builds validates its responses against its output schemas too.
 process.env.DOCFORGE_VALIDATE_OUTPUT = '1';
@@ -49,7 +56,7 @@ export interface RawResult {
  * validated by the client against the tool's listed output schema, as before.
  */
 class SharedLazyValidator implements jsonSchemaValidator {
-  private readonly ajv = new AjvJsonSchemaValidator();
+  private readonly ajv = new sdk.AjvJsonSchemaValidator();
   private readonly compiled = new Map<string, JsonSchemaValidator<unknown>>();
 
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
@@ -120,14 +127,14 @@ export function serverArgs(options: ServerOptions): string[] {
 export async function useServer(root: string, options: ServerOptions = {}): Promise<Server> {
   // Every server a test starts validates each response against the tool's own output schema and
   // fails the call loudly on a mismatch (DOCFORGE_VALIDATE_OUTPUT).
-  const base = options.env ? (process.env as Record<string, string>) : getDefaultEnvironment();
+  const base = options.env ? (process.env as Record<string, string>) : sdk.getDefaultEnvironment();
   const env = { ...base, DOCFORGE_VALIDATE_OUTPUT: '1', ...(options.env ?? {}) };
-  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_ENTRY, '--project-root', root, ...serverArgs(options)], stderr: 'pipe', env });
+  const transport = new sdk.StdioClientTransport({ command: process.execPath, args: [MCP_ENTRY, '--project-root', root, ...serverArgs(options)], stderr: 'pipe', env });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const client = new Client({ name: 'docforge-e2e', version: '1.0.0' }, { jsonSchemaValidator: outputValidator });
+  const client = new sdk.Client({ name: 'docforge-e2e', version: '1.0.0' }, { jsonSchemaValidator: outputValidator });
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;

@@ -1,5 +1,5 @@
 // Pins what the first edit of a new process (a one-shot `docforge sync`) reuses (issue 14): the link outputs stored for the publication it starts from, a build worker prepared before its build, and the bundled worker; each publication still equals a build from scratch, and anything that does not match exactly is not reused.
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -10,11 +10,11 @@ import Database from 'better-sqlite3';
 import { BuildPools, buildWorkerFile, prestartBuildWorker, WORKER_BUNDLE_ENV, type PrestartedBuildPool } from '../src/index.js';
 import { IndexManager } from '../src/index.js';
 import { noChangeSync } from '../src/index.js';
-import { fullBuildOf, indexRows } from './full-build.js';
+import { appendCommentEdit, EDITED_CODE, fullBuildOf, indexRows } from './full-build.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const examples = path.resolve(here, '../../../../examples');
-const CODE = 'src/shared/retry.ts';
+const CODE = EDITED_CODE;
 
 const graphOf = (root: string, file: string): Record<'nodes' | 'capabilities' | 'edges' | 'unresolved', string[]> => indexRows(root, file, {
   nodes: 'SELECT id, kind, title, body, source_path, start_line, end_line, anchors, capabilities, content_hash FROM nodes ORDER BY id',
@@ -38,11 +38,14 @@ const codeFiles = (root: string): number => new Database(path.join(root, '.docfo
 
 describe('the first edit of a new process', () => {
   let root: string;
-  before(() => {
+  // Each test starts from a fresh copy of examples/ and makes the same comment edits
+  // (appendCommentEdit), so the trees it compares recur between tests and files and share their
+  // reference builds (full-build.ts).
+  beforeEach(() => {
     root = mkdtempSync(path.join(os.tmpdir(), 'docforge-one-shot-'));
     cpSync(examples, root, { recursive: true, filter: (src) => !src.split(path.sep).includes('.docforge') });
   });
-  after(() => rmSync(root, { recursive: true, force: true }));
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   test('re-links only what the change can affect, from the link outputs stored for its publication', async () => {
     rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
@@ -53,7 +56,7 @@ describe('the first edit of a new process', () => {
     assert.equal(cold.stats!.linked_files, all);
 
     // A comment: nothing an importer reads changed, so only the edited file is linked again.
-    appendFileSync(path.join(root, CODE), '\n// a note from the first edit\n');
+    appendCommentEdit(root);
     const quiet = await oneShot(root);
     assert.equal(quiet.stats!.mode, 'delta');
     assert.equal(quiet.stats!.linked_files, 1);
@@ -79,7 +82,7 @@ describe('the first edit of a new process', () => {
     data.hashes[0]![1] = '0'.repeat(64);
     store.prepare('UPDATE link_caches SET data = ? WHERE adapter = ?').run(JSON.stringify(data), row.adapter);
     store.close();
-    appendFileSync(path.join(root, CODE), '\n// an edit over a mismatched link store\n');
+    appendCommentEdit(root);
     const edit = await oneShot(root);
     assert.equal(edit.stats!.linked_files, all);
     assert.deepEqual(graphOf(root, edit.publication.index_file), await fullBuildOf(root, graphOf));
@@ -91,7 +94,7 @@ describe('the first edit of a new process', () => {
     shape.outputs[0]![1] = null;
     damaged.prepare("UPDATE link_caches SET data = ? WHERE adapter = 'typescript'").run(JSON.stringify(shape));
     damaged.close();
-    appendFileSync(path.join(root, CODE), '\n// an edit over a damaged link store\n');
+    appendCommentEdit(root);
     const shaped = await oneShot(root);
     assert.equal(shaped.sync_error, null);
     assert.equal(shaped.stats!.linked_files, all);
@@ -101,7 +104,7 @@ describe('the first edit of a new process', () => {
     const other = new Database(path.join(root, '.docforge', 'parse-cache.sqlite'));
     other.prepare("UPDATE link_caches SET key = key || 'x'").run();
     other.close();
-    appendFileSync(path.join(root, CODE), '\n// an edit over a store of another publication\n');
+    appendCommentEdit(root);
     const again = await oneShot(root);
     assert.equal(again.stats!.linked_files, all);
     assert.deepEqual(graphOf(root, again.publication.index_file), await fullBuildOf(root, graphOf));
@@ -111,7 +114,7 @@ describe('the first edit of a new process', () => {
     rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
     await oneShot(root);
     const stateDir = path.join(root, '.docforge');
-    appendFileSync(path.join(root, CODE), '\n// an edit the prepared worker builds\n');
+    appendCommentEdit(root);
     const preparedEarly = prestartBuildWorker({ root, stateDir, logicAllowed: true });
     const prepared = await oneShot(root, preparedEarly);
     assert.equal(prepared.stats!.mode, 'delta');
@@ -125,7 +128,7 @@ describe('the first edit of a new process', () => {
     writeFileSync(page, `${readFileSync(page, 'utf8')}\nA paragraph another process published.\n`);
     const index = JSON.stringify(new URL('../src/index.js', import.meta.url).href);
     execFileSync(process.execPath, ['--input-type=module', '-e', `import { IndexManager } from ${index}; const m = new IndexManager({ root: ${JSON.stringify(root)}, noAst: false }); await m.sync(); await m.close();`]);
-    appendFileSync(path.join(root, CODE), '\n// an edit after the other publication\n');
+    appendCommentEdit(root);
     const afterOther = await oneShot(root, afterOtherEarly);
     assert.equal(afterOther.rebuilt, true);
     assert.deepEqual(graphOf(root, afterOther.publication.index_file), await fullBuildOf(root, graphOf));
@@ -186,14 +189,14 @@ describe('the first edit of a new process', () => {
     const db = new Database(cache);
     assert.equal(db.prepare("UPDATE parses SET link_data = '{\"format\": broken' WHERE path = ?").run(CODE).changes, 1);
     db.close();
-    appendFileSync(path.join(root, CODE), '\n// an edit over damaged link data\n');
+    appendCommentEdit(root);
     const healed = await oneShot(root);
     assert.equal(healed.sync_error, null);
     assert.equal(healed.rebuilt, true);
     assert.equal(healed.stats!.mode, 'full', 'built again from the sources');
     assert.deepEqual(graphOf(root, healed.publication.index_file), await fullBuildOf(root, graphOf));
     // The cache was rewritten whole: the next edit is a delta again.
-    appendFileSync(path.join(root, CODE), '\n// an edit after the cache healed\n');
+    appendCommentEdit(root);
     const next = await oneShot(root);
     assert.equal(next.stats!.mode, 'delta');
     assert.equal(next.stats!.linked_files, 1);
@@ -226,7 +229,7 @@ describe('the first edit of a new process', () => {
       const wrong = new Database(cache);
       assert.equal(wrong.prepare('UPDATE parses SET link_data = ? WHERE path = ?').run(shape, CODE).changes, 1);
       wrong.close();
-      appendFileSync(path.join(root, CODE), `\n// an edit over damaged link data (${shape.length} bytes)\n`);
+      appendCommentEdit(root);
       const rebuilt = await oneShot(root);
       assert.equal(rebuilt.sync_error, null, shape.slice(0, 200));
       assert.equal(rebuilt.stats!.mode, 'full', `${shape.slice(0, 200)}: built again from the sources`);
@@ -237,7 +240,7 @@ describe('the first edit of a new process', () => {
     const old = new Database(cache);
     old.exec('DROP TABLE parses; CREATE TABLE parses (path TEXT PRIMARY KEY, key TEXT NOT NULL, parse TEXT NOT NULL) WITHOUT ROWID; PRAGMA user_version = 0');
     old.close();
-    appendFileSync(path.join(root, CODE), '\n// an edit over an old-format cache\n');
+    appendCommentEdit(root);
     const reparsed = await oneShot(root);
     assert.equal(reparsed.sync_error, null);
     assert.ok(reparsed.stats!.parsed > 1, 'every source parsed again');

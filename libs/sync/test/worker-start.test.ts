@@ -7,12 +7,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WORKER_BUNDLE_ENV } from '../src/index.js';
-import { fullBuildOf, indexRows } from './full-build.js';
+import { appendCommentEdit, fullBuildOf, indexRows } from './full-build.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const examples = path.resolve(here, '../../../../examples');
@@ -87,7 +87,7 @@ test('a sync whose bundled worker cannot start builds on the compiled worker, co
   const root = examplesCopy('project');
   const script = syncScript(root);
   for (const step of ['cold', 'edit']) {
-    if (step === 'edit') appendFileSync(path.join(root, 'src/shared/retry.ts'), '\n// an edit built by the compiled worker\n');
+    if (step === 'edit') appendCommentEdit(root);
     const result = child(script);
     assert.equal(result.error, null, `${step}: the sync succeeded`);
     assert.equal(result.rebuilt, true, `${step}: the sync published`);
