@@ -10,8 +10,8 @@
 // code only: its tarball ships no docs), asyncio (CPython's /usr/lib/python3.11/asyncio, code only) and
 // npm (the npm CLI 10.9.9 packed from the npm registry: docs/content Markdown and lib/ code), express
 // (express 4.21.2 from the npm registry, code only), undici (undici 8.14.1: docs/docs Markdown and code)
-// and ws (ws 8.18.3 from the npm registry, code only).
-// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws] [--verbose] [--json FILE]
+// ws (ws 8.18.3 from the npm registry, code only) and objx (Debian's Go sources of objx 0.5.0, code only).
+// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws|objx] [--verbose] [--json FILE]
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -126,6 +126,18 @@ function wsCorpus(root = path.join(outDir, 'ws')) {
   return root;
 }
 
+/** Where the objx question set's sources are read from (ops/eval/questions/objx.json `source`; Debian's golang-github-stretchr-objx-dev). */
+const OBJX_DIR = '/usr/share/gocode/src/github.com/stretchr/objx';
+
+/** objx's Go sources as Debian ships them, code only, with the Go adapter. */
+function objxCorpus(root = path.join(outDir, 'objx')) {
+  if (!existsSync(OBJX_DIR)) throw new Error(`the objx set reads ${OBJX_DIR} (apt-get install golang-github-stretchr-objx-dev), which is not on this machine`);
+  rmSync(root, { recursive: true, force: true });
+  cpSync(OBJX_DIR, root, { recursive: true });
+  writeDescriptor(root, 'objx', [], 'go');
+  return root;
+}
+
 /** A project holding a copy of the standard library's asyncio package as `asyncio/`. */
 function asyncioCorpus(root = path.join(outDir, 'asyncio')) {
   if (!existsSync(path.join(ASYNCIO_DIR, '__init__.py'))) {
@@ -141,7 +153,7 @@ function asyncioCorpus(root = path.join(outDir, 'asyncio')) {
 /** Corpus builder per question set. */
 const CORPORA = {
   examples: examplesCorpus, fastify: () => fastifyCorpus(), koa: () => koaCorpus(), asyncio: () => asyncioCorpus(), npm: () => npmCorpus(),
-  express: () => expressCorpus(), undici: () => undiciCorpus(), ws: () => wsCorpus(),
+  express: () => expressCorpus(), undici: () => undiciCorpus(), ws: () => wsCorpus(), objx: () => objxCorpus(),
 };
 
 async function connect(root) {

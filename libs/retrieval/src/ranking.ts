@@ -51,7 +51,7 @@ export { MATCH_TIER } from './ranking-candidates.js';
 
 /** Candidates read per FTS5 query (fixed: never derived from the caller's limit). */
 export const CANDIDATE_WINDOW = 200;
-/** Test sources (`test/`, `__tests__/`, `*.test.*`, `*.spec.*`, `*.tst.*`): ranked below the code and docs they exercise. */
+/** Test sources by path (`test/`, `__tests__/`, `*.test.*`, `*.spec.*`, `*.tst.*`), beside nodes an adapter marks `test`: ranked below the code and docs they exercise. */
 const TEST_PATH = /(^|\/)(tests?|__tests__)\/|\.(test|spec|tst)\.[a-z]+$/i;
 /** Score factor of a node in a test source ({@link TEST_PATH}). */
 export const TEST_FACTOR = 0.8;
@@ -244,7 +244,8 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
     // The title, or a code node's qualified name ("Reply.serialize" names the method `serialize` of `Reply`).
     const titleForms = [words.title, words.titleContent, words.qualified, ...kindNamed.map((k) => (words.title === '' ? k : `${words.title} ${k}`)), ...kindNamed.map((k) => (words.title === '' ? k : `${k} ${words.title}`))];
     const exactTitle = titleForms.includes(analysed.wanted) ? 1 : 0;
-    const inTests = TEST_PATH.test(row.source_path);
+    // A test source by its path, or by its language's own convention as the adapter marks it (Go's `_test.go`, Python's `test_*.py`).
+    const inTests = row.test || TEST_PATH.test(row.source_path);
     const implementation = codeIntent && isCode && !DECLARATION_FILE.test(row.source_path) && !inTests;
     const raw = RANK_WEIGHTS.name * nameScore + RANK_WEIGHTS.heading * heading + RANK_WEIGHTS.text * textScore + RANK_WEIGHTS.exactTitle * exactTitle + (verbatim.has(row.rowid) ? RANK_WEIGHTS.phrase : 0) + (allRows.has(row.rowid) || own.r >= 1 ? RANK_WEIGHTS.allTerms : 0)
       + (implementation ? RANK_WEIGHTS.codeIntent + RANK_WEIGHTS.definition * definitionPrior(row, hintedKinds) : 0)

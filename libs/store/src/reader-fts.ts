@@ -31,6 +31,8 @@ export interface FtsCandidate {
   end_line: number;
   anchors: Anchor[];
   summary: string;
+  /** Whether the node carries the `test` capability (a test source or a test function, as its language's adapter decides). */
+  test: boolean;
   /** FTS5 rank (bm25 with the index weights); lower ranks higher. Null when returned unranked ({@link ftsFewMatches}). */
   bm25: number | null;
 }
@@ -60,10 +62,10 @@ const HIT_OPEN = '\u0002';
 const HIT_CLOSE = '\u0003';
 const HIT_MARKS = /[\u0002\u0003]/g;
 
-type CandidateRow<C extends FtsCandidate = FtsCandidate> = Omit<C, 'anchors'> & { anchors: string };
+type CandidateRow<C extends FtsCandidate = FtsCandidate> = Omit<C, 'anchors' | 'test'> & { anchors: string; test: number };
 
 function decode<C extends FtsCandidate>(row: CandidateRow<C>): C {
-  return { ...row, anchors: JSON.parse(row.anchors) as Anchor[] } as C;
+  return { ...row, anchors: JSON.parse(row.anchors) as Anchor[], test: row.test === 1 } as C;
 }
 
 /**
@@ -73,7 +75,7 @@ function decode<C extends FtsCandidate>(row: CandidateRow<C>): C {
  */
 const BM25 = `bm25(node_fts, ${FTS_WEIGHTS.join(', ')})`;
 
-const CANDIDATE_COLUMNS = 'n.rowid AS rowid, n.id, n.kind, n.title, n.source_path, n.start_line, n.end_line, n.anchors, n.summary';
+const CANDIDATE_COLUMNS = `n.rowid AS rowid, n.id, n.kind, n.title, n.source_path, n.start_line, n.end_line, n.anchors, n.summary, (instr(n.capabilities, '"test"') > 0) AS test`;
 
 /**
  * Up to `limit` nodes matching the FTS5 query `fts` and `filters`, best rank first: ties by rowid
