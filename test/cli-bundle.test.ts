@@ -61,9 +61,13 @@ test('a no-change sync through the bundle prints byte for byte what the unbundle
   }
   assert.match(run(LAUNCHER, ['sync', '-C', root]).stdout, /^up to date: generation \d+, /);
   // Anything but a plain sync with -C, --json and --(no-)progress goes to the full CLI, unchecked.
+  // (`sync --limit 3`: the full CLI refuses an option sync does not take, exactly as the compiled CLI does.)
   const other = run(LAUNCHER, ['sync', '--limit', '3', '-C', root]);
   assert.deepEqual(traced(other).trace, ['bundle used', 'full cli']);
-  assert.equal(other.stdout, run(CLI_COMPILED, ['sync', '-C', root]).stdout);
+  const compiled = run(CLI_COMPILED, ['sync', '--limit', '3', '-C', root]);
+  assert.deepEqual([other.status, other.stdout, traced(other).stderr], [compiled.status, compiled.stdout, compiled.stderr]);
+  assert.equal(other.status, 2);
+  assert.match(other.stderr, /sync does not take --limit/);
 });
 
 test('a stale, missing or unloadable bundle is skipped silently for the full CLI', () => {

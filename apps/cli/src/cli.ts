@@ -30,7 +30,8 @@ Commands:
   check [--strict] [--format text|github|sarif]
                           CI check: every validation finding; exit 1 on errors and, with --strict,
                           on suspect_* and drift_* findings (info never fails it)
-  search QUERY            full-text search (bm25) over the project graph
+  search QUERY            full-text search (bm25) over the project graph; filters as comma lists:
+                          --kinds, --languages, --capabilities, --tags, --families, --authorities, --statuses
   node ID                 one node: fields, relations, body (--section SLUG, --body-offset N,
                           --max-body-chars N, --no-body); as docforge_get_node
   backlinks ID            incoming relations (--relations R1,R2, --limit N, --cursor C)
@@ -118,6 +119,21 @@ async function fastSync(root: string, json: boolean, prior: PriorSyncCheck | nul
 /** Commands that take no positional arguments (the project comes from `-C DIR` or the current directory). */
 const NO_ARGUMENTS = new Set(['sync', 'validate', 'check', 'affected', 'demo']);
 
+/** Options every command takes. */
+const COMMON_OPTIONS = ['project-root', 'json', 'progress', 'no-progress', 'help', 'version'];
+
+/**
+ * The options each command takes besides {@link COMMON_OPTIONS} (the read commands check theirs in
+ * read-tools.ts): an option of another command is refused, never ignored (`sync --depth 3`).
+ */
+const COMMAND_OPTIONS: Record<string, readonly string[]> = {
+  init: [], sync: [], demo: [], validate: ['limit'], check: ['strict', 'format'], affected: ['diff', 'depth', 'limit'],
+  search: ['limit', 'kinds', 'families', 'authorities', 'statuses', 'tags', 'languages', 'capabilities'],
+  changeset: ['writer', 'all', 'sha256', 'canonical-applier', 'no-ast'],
+  review: ['writer', 'canonical-applier', 'target', 'relations', 'yes'],
+  render: ['status', 'deep'], viewer: ['all'],
+};
+
 /**
  * Refuses a command line with exit status 2: `docforge: MESSAGE` and the usage on standard error,
  * or, when the line asks for `--json`, the error object `{"schema_version": 1, "error": {"code":
@@ -162,6 +178,14 @@ function parseCommandLine(argv: string[]) {
         cursor: { type: 'string' },
         budget: { type: 'string' },
         'task-kind': { type: 'string' },
+        // docforge search's filters (comma-separated lists, as docforge_search's arguments).
+        kinds: { type: 'string' },
+        families: { type: 'string' },
+        authorities: { type: 'string' },
+        statuses: { type: 'string' },
+        tags: { type: 'string' },
+        languages: { type: 'string' },
+        capabilities: { type: 'string' },
         // docforge check (issue 32 item 5).
         strict: { type: 'boolean', default: false },
         format: { type: 'string' },
@@ -213,6 +237,11 @@ function commandOf(parsed: CommandLine): { command: string; rest: string[] } | n
       : command === 'demo' ? 'demo takes no arguments (it runs on the bundled examples/, or on -C DIR)' : `${command} takes no arguments; name the project with -C DIR`;
     return refuse(values.json === true, `${what} (got ${JSON.stringify(extra)})`);
   }
+  // `viewer open` is a read command: read-tools.ts checks its options against its own usage.
+  const allowed = command === 'viewer' && rest[0] === 'open' ? undefined : COMMAND_OPTIONS[command];
+  const foreign = allowed === undefined ? undefined
+    : Object.keys(values).find((option) => values[option as keyof typeof values] !== undefined && values[option as keyof typeof values] !== false && !COMMON_OPTIONS.includes(option) && !allowed.includes(option));
+  if (foreign !== undefined) return refuse(values.json === true, `${command} does not take --${foreign}`);
   return { command, rest };
 }
 
@@ -249,7 +278,7 @@ async function runCommand(command: string, rest: string[], context: CommandConte
         process.stderr.write('docforge: search needs a QUERY\n');
         return 2;
       }
-      return await runSearch(root, rest.join(' '), limit, syncOptions);
+      return await runSearch(root, rest.join(' '), limit, syncOptions, { kinds: values.kinds, families: values.families, authorities: values.authorities, statuses: values.statuses, tags: values.tags, languages: values.languages, capabilities: values.capabilities });
     case 'changeset':
       return await (await import('./changeset.js')).runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR, sha256: values.sha256 ?? null, canonicalApplier: values['canonical-applier'] ?? null, noAst: values['no-ast'] === true, testFaults: readDocforgeConfig().testFaults }, logger);
     case 'review':

@@ -149,19 +149,38 @@ export function validationFindings(manager: IndexManager, sync: SyncReport, limi
   return { issues: [syncIssue, ...issues], total: total + 1 };
 }
 
+/** The `docforge search` filter options: comma-separated lists, as docforge_search's filter arguments of the same names. */
+export type SearchFilterOptions = Partial<Record<(typeof SEARCH_FILTERS)[number], string>>;
+
+/** The filters `docforge search` takes (`--kinds function,method`); each is docforge_search's argument of that name. */
+export const SEARCH_FILTERS = ['kinds', 'families', 'authorities', 'statuses', 'tags', 'languages', 'capabilities'] as const;
+
 /**
  * `docforge search QUERY`: bm25-ranked hits; {@link USAGE_EXIT_CODE} when the query or limit is
  * refused by the `docforge_search` input schema (as MCP refuses them).
  */
-export async function runSearch(root: string, query: string, limit: number | string | undefined, options: SyncOptions): Promise<number> {
+export async function runSearch(root: string, query: string, limit: number | string | undefined, options: SyncOptions, filterOptions: SearchFilterOptions = {}): Promise<number> {
   const json = options.json;
   const args: Record<string, unknown> = limit === undefined ? { query } : { query, limit };
+  for (const key of SEARCH_FILTERS) {
+    const text = filterOptions[key];
+    if (text !== undefined) args[key] = text.split(',').map((value) => value.trim()).filter((value) => value !== '');
+  }
   if (!(await checkToolArguments('docforge_search', args))) return USAGE_EXIT_CODE;
   const checked = args as unknown as ToolInputs['docforge_search'];
-  const { effectiveLimit, searchNodes } = await import('@docforge/retrieval');
+  const filters: Record<string, string[]> = {};
+  for (const key of SEARCH_FILTERS) if (Array.isArray(args[key])) filters[key] = [...(args[key] as string[])].sort();
+  const { effectiveLimit, searchNodes, unmatchedFilterValues } = await import('@docforge/retrieval');
   return withManager(root, options, (manager, sync) => {
     const n = effectiveLimit(checked.limit, sync.descriptor.limits.max_results, 10);
-    const result = searchNodes(manager.reader(), query, n);
+    const result = searchNodes(manager.reader(), query, n, filters);
+    // An empty page names the filter values no node holds, as docforge_search does.
+    const unmatched = result.items.length === 0 ? unmatchedFilterValues(manager.reader(), filters) : [];
+    if (json && unmatched.length > 0) {
+      printRaw(JSON.stringify({ ...result, unmatched_filters: unmatched }, null, 2));
+      return 0;
+    }
+    for (const miss of json ? [] : unmatched) print(`no node has ${miss.filter} ${JSON.stringify(miss.value)}${miss.did_you_mean === null ? '' : `; did you mean ${JSON.stringify(miss.did_you_mean)}?`}`);
     if (json) printRaw(JSON.stringify(result, null, 2));
     else {
       for (const [i, hit] of result.items.entries()) {
