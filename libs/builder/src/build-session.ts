@@ -240,7 +240,7 @@ export class BuildSession implements SessionContext {
     // Coverage (issue 32 item 4): over the whole graph every build, linear, severity info.
     appendAll(issues, coverageIssues(graph.nodes, graph.edges));
     // Suspect links and unreviewed drift (issue 32): against the review hashes of this graph.
-    const reviews = reviewFindings(graph, current, this.layout, this.caches.reviewBaseline);
+    const reviews = reviewFindings(graph, current, this.layout, this.caches.reviewBaseline, this.caches.reviewLinks);
     appendAll(issues, reviews.issues);
     let logicSteps = 0;
     for (const source of current.values()) logicSteps += source.logic_count ?? source.logic_steps.length;
@@ -249,6 +249,7 @@ export class BuildSession implements SessionContext {
     }
     this.stats.resolve_ms = performance.now() - t;
     this.stats.resolve_mode = graph.delta?.base ? 'incremental' : 'scratch';
+    this.stats.review_groups_computed = reviews.computed;
     return { graph, issues, adapterOutput, logicSteps, dependencies, reviewBaseline: reviews.baseline };
   }
 
