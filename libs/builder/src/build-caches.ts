@@ -22,6 +22,7 @@ import { StandbyCopy } from './standby-copy.js';
 import { warmFromPublication, type WarmExpectation } from './warm.js';
 import { ReviewBaselineCache } from './build-reviews.js';
 import { ReviewLinkState } from './build-review-links.js';
+import { CoverageState } from './build-coverage.js';
 
 /** What the last build resolved from scratch, kept for idle-time priming of the incremental resolver (build-idle.ts). */
 export interface LastResolved {
@@ -51,6 +52,8 @@ export class BuildCaches {
   readonly reviewBaseline = new ReviewBaselineCache();
   /** The link review findings per edge group of the last graph (issue 35; build-review-links.ts). */
   readonly reviewLinks = new ReviewLinkState();
+  /** The coverage findings of the last graph (issue 35; build-coverage.ts). */
+  readonly coverage = new CoverageState();
   /** Link data texts of warmed sources parsed, and found damaged, since last taken. */
   readonly linkData = new LinkDataCounters();
   /** The standby copy of the last published index file. */
@@ -79,6 +82,7 @@ export class BuildCaches {
     this.writtenByBuild = false;
     this.lastResolved = null;
     this.reviewLinks.clear();
+    this.coverage.clear();
   }
 
   /**

@@ -115,10 +115,14 @@ test('review findings and baseline kept per edge group equal a from-scratch buil
       ['a page is added', () => e.write('docs/guides/retries.md', '# Retries\n\nUse `withRetry` from [the helper](../components/retry.md).\n')],
       ['a function is removed', () => e.replace('src/shared/retry.ts', /export function sleep[\s\S]*?\n}\n/, '')],
       ['a file is deleted', () => e.remove('docs/guides/retries.md')],
+      ['an untraced requirement is added', () => e.write('docs/requirements/frd-099-probe.md', '+++\nid = "REQ-FRD-099"\nkind = "requirement"\ntitle = "Probe"\nstatus = "accepted"\n+++\n# Probe\n\nA requirement.\n')],
+      ['its text moves down', () => e.replace('docs/requirements/frd-099-probe.md', '# Probe', '\n\n# Probe')],
+      ['it is traced', () => e.replace('docs/requirements/frd-099-probe.md', 'status = "accepted"', 'status = "accepted"\n\n[relations]\nimplemented_by = ["CMP-RETRY"]')],
+      ['it is removed', () => e.remove('docs/requirements/frd-099-probe.md')],
     ]);
     // Later edits keep most groups (the first may resolve from scratch).
     assert.ok(computed.slice(1).some((n) => n >= 0 && n < 40), `groups computed per edit: ${computed.join(', ')}`);
-    assert.deepEqual([...codes].sort(), ['drift_unreviewed_change', 'drift_unresolved_mention', 'suspect_link'].sort());
+    assert.deepEqual([...codes].sort(), ['coverage_requirement_untraced', 'drift_unreviewed_change', 'drift_unresolved_mention', 'suspect_link'].sort());
     console.error(`groups computed per edit: ${computed.join(', ')}`);
   } finally {
     rmSync(root, { recursive: true, force: true });
