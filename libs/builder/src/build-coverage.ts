@@ -21,9 +21,21 @@ export class CoverageState {
   readonly byId = new Map<string, SourceIssue>();
   sorted: SourceIssue[] = [];
 
+  /** The sources of the build the state was computed in (for {@link retarget}). */
+  sources: object | null = null;
+
+  /**
+   * Moves the state to the resolver output of token `to`, the same graph as the one built from
+   * `current` (a resolver primed with that build's sources); nothing when the state describes another build.
+   */
+  retarget(current: object, to: object): void {
+    if (this.sources === current && this.facts !== null) this.token = to;
+  }
+
   /** Forgets everything (the next build computes from scratch). */
   clear(): void {
     this.token = null;
+    this.sources = null;
     this.nodes = [];
     this.facts = null;
     this.byId.clear();
@@ -98,12 +110,14 @@ function computeChanged(state: CoverageState, nodes: readonly GraphNode[]): bool
  * The coverage findings of `graph` (the ones `coverageIssues(graph.nodes, graph.edges)` returns),
  * with `state` used when it may be (see the module comment) and brought up to date. `extended`:
  * the graph carries a project-owned adapter's nodes or edges (outside the resolver's delta).
- * The array returned is the state's: do not change it.
+ * `sources`: the build's current sources (what a primed resolver's output is checked against). The
+ * array returned is the state's: do not change it.
  */
-export function coverageFindings(state: CoverageState, graph: ResolvedGraph, extended: boolean): readonly SourceIssue[] {
+export function coverageFindings(state: CoverageState, graph: ResolvedGraph, extended: boolean, sources: object): readonly SourceIssue[] {
   const usable = !extended && state.facts !== null && state.token !== null && graph.delta !== undefined && graph.delta.base === state.token && factsKept(graph);
   if (!usable || !computeChanged(state, graph.nodes)) computeAll(state, graph.nodes, graph.edges);
   state.nodes = graph.nodes;
   state.token = extended ? null : graph.delta?.token ?? null;
+  state.sources = extended ? null : sources;
   return state.sorted;
 }

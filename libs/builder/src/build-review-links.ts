@@ -58,6 +58,14 @@ export class ReviewLinkState {
   readonly groups = new Map<string, EdgeGroup>();
   pass = 0;
 
+  /**
+   * Moves the state to the resolver output of token `to`, the same graph as the one built from
+   * `current` (a resolver primed with that build's sources); nothing when the state describes another build.
+   */
+  retarget(current: ReadonlyMap<string, CachedSource>, to: object): void {
+    if (this.sources === current) this.token = to;
+  }
+
   /** Forgets everything (the next build computes from scratch). */
   clear(): void {
     this.token = null;
@@ -160,10 +168,21 @@ function computeGroup(edges: readonly GraphEdge[], state: ReviewLinkState, befor
   return { edges, issues: issues.length === 0 ? NO_ISSUES : issues, keys, firsts, pass };
 }
 
-/** Whether `group` holds exactly the edges `edges[from, to)` (the same objects). */
+/** Whether two edges are the same for a review finding: the fields {@link computeGroup} and the finding's wording read. */
+function sameForReview(a: GraphEdge, b: GraphEdge): boolean {
+  return a.source_id === b.source_id && a.relation === b.relation && a.target_id === b.target_id && a.source_path === b.source_path && a.line === b.line
+    && (a.reviews === b.reviews || JSON.stringify(a.reviews) === JSON.stringify(b.reviews))
+    && (a.mention === b.mention || JSON.stringify(a.mention) === JSON.stringify(b.mention));
+}
+
+/**
+ * Whether `group` holds the edges `edges[from, to)`: the same objects, or (an output of a primed
+ * resolver, a stamped edge) edges equal in every field a finding reads; those replace the kept ones.
+ */
 function sameEdges(group: EdgeGroup, edges: readonly GraphEdge[], from: number, to: number): boolean {
   if (group.edges.length !== to - from) return false;
-  for (let i = from; i < to; i += 1) if (group.edges[i - from] !== edges[i]) return false;
+  for (let i = from; i < to; i += 1) if (group.edges[i - from] !== edges[i] && !sameForReview(group.edges[i - from]!, edges[i]!)) return false;
+  for (let i = from; i < to; i += 1) (group.edges as GraphEdge[])[i - from] = edges[i]!;
   return true;
 }
 

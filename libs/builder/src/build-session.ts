@@ -239,7 +239,7 @@ export class BuildSession implements SessionContext {
     const graph = { ...resolved, ...extendGraph(resolved, linked.capabilities, adapterOutput) };
     appendAll(issues, vocabularyCaseIssues(graph.nodes, setup.descriptor));
     // Coverage (issue 32 item 4): severity info; kept between builds, recomputed where the graph changed (build-coverage.ts).
-    appendAll(issues, coverageFindings(this.caches.coverage, graph, adapterOutput !== null));
+    appendAll(issues, coverageFindings(this.caches.coverage, graph, adapterOutput !== null, current));
     // Suspect links and unreviewed drift (issue 32): against the review hashes of this graph.
     const reviews = reviewFindings(graph, current, this.layout, this.caches.reviewBaseline, this.caches.reviewLinks);
     appendAll(issues, reviews.issues);
