@@ -21,6 +21,8 @@ import { ProjectAdapterSlot } from './project-adapter-load.js';
 import { StandbyCopy } from './standby-copy.js';
 import { warmFromPublication, type WarmExpectation } from './warm.js';
 import { ReviewBaselineCache } from './build-reviews.js';
+import { ReviewLinkState } from './build-review-links.js';
+import { CoverageState } from './build-coverage.js';
 
 /** What the last build resolved from scratch, kept for idle-time priming of the incremental resolver (build-idle.ts). */
 export interface LastResolved {
@@ -48,6 +50,10 @@ export class BuildCaches {
   readonly link = new LinkCaches();
   /** The review baseline as last read or written (issue 32; build-reviews.ts). */
   readonly reviewBaseline = new ReviewBaselineCache();
+  /** The link review findings per edge group of the last graph (issue 35; build-review-links.ts). */
+  readonly reviewLinks = new ReviewLinkState();
+  /** The coverage findings of the last graph (issue 35; build-coverage.ts). */
+  readonly coverage = new CoverageState();
   /** Link data texts of warmed sources parsed, and found damaged, since last taken. */
   readonly linkData = new LinkDataCounters();
   /** The standby copy of the last published index file. */
@@ -75,6 +81,8 @@ export class BuildCaches {
     this.written = null;
     this.writtenByBuild = false;
     this.lastResolved = null;
+    this.reviewLinks.clear();
+    this.coverage.clear();
   }
 
   /**

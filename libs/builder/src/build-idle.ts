@@ -28,7 +28,13 @@ export function primeBuildCaches(caches: BuildCaches, root: string): { primed: b
   const written = caches.written;
   if (last === null || last.root !== root || !caches.writtenByBuild || written === null || written.root !== root) return { primed: false, ms: 0 };
   const token = primeResolver(caches.link, last.descriptor, last.current, last.linked);
-  if (token !== null) written.graphToken = token;
+  if (token !== null) {
+    // The primed output is the same graph: the kept review and coverage findings describe it too
+    // (their edge groups compare edges by content when they are other objects; build-review-links.ts).
+    caches.reviewLinks.retarget(last.current, token);
+    caches.coverage.retarget(last.current, token);
+    written.graphToken = token;
+  }
   return { primed: token !== null, ms: performance.now() - started };
 }
 

@@ -85,8 +85,9 @@ function resolvedNow(edges: readonly GraphEdge[], byLine: Map<string, Map<number
 export function mentionDrift(nodes: readonly GraphNode[], edges: readonly GraphEdge[], current: ReadonlyMap<string, CachedSource>, before: MentionBaseline): MentionDrift {
   const byLine = mentionsByLine(current);
   const now = resolvedNow(edges, byLine);
-  const nodeIds = new Set(nodes.map((n) => n.id));
-  const docPath = new Map(nodes.map((n) => [n.id, n.source_path]));
+  // Built on the first finding only: most builds have none, and these are as large as the graph.
+  let docPath: Map<string, string> | null = null;
+  const nodePath = (id: string): string | undefined => (docPath ??= new Map(nodes.map((n) => [n.id, n.source_path]))).get(id);
   const after = new Map<string, string>();
   const issues: SourceIssue[] = [];
   let changed = false;
@@ -99,10 +100,10 @@ export function mentionDrift(nodes: readonly GraphNode[], edges: readonly GraphE
         if (target === undefined) continue;
         after.set(key, target);
         if (before.get(key) !== target) changed = true;
-        if (now.has(key) || nodeIds.has(target)) continue;
+        if (now.has(key) || nodePath(target) !== undefined) continue;
         const section = link.mention!.section;
         const where = section === null ? `"${link.from_id}"` : `section #${section.slug} of "${link.from_id}"`;
-        const path = docPath.get(link.from_id) ?? '';
+        const path = nodePath(link.from_id) ?? '';
         issues.push({
           severity: 'warning', code: 'drift_unresolved_mention', path, line: link.line, node_id: link.from_id,
           message: `${path}:${link.line}: ${where} names \`${link.mention!.text}\`, which resolved to ${target} and now names no code (renamed or removed); update the doc or the code`,

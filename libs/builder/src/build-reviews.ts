@@ -13,11 +13,12 @@
  * Each finding names the file and line of the document to reread, its section and the target.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { attachReviews, edgeIdentityKey, type GraphEdge, type GraphNode, type ReviewStamp, type SourceIssue } from '@docforge/core';
+import { attachReviews, type GraphEdge, type ReviewStamp, type SourceIssue } from '@docforge/core';
 import { writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
 import type { ResolvedGraph } from '@docforge/project';
 import type { CachedSource } from './build-types.js';
 import { mentionDrift } from './build-mention-drift.js';
+import { linkFindings, ReviewLinkState } from './build-review-links.js';
 
 /** Version of the baseline file's layout (`mentions` was added to version 1 as an optional member: a file without it records them). */
 const BASELINE_VERSION = 1;
@@ -48,22 +49,6 @@ export function withReviews(graph: ResolvedGraph, current: ReadonlyMap<string, C
   const attached = attachReviews(graph.edges, stampsOf(current));
   if (attached.stamped === 0 && attached.issues.length === 0) return { graph, issues: [] };
   return { graph: { ...graph, edges: attached.edges }, issues: attached.issues };
-}
-
-/** The review hash of each node of the graph, from the source that defines the winning node. */
-function reviewHashes(nodes: readonly GraphNode[], current: ReadonlyMap<string, CachedSource>): Map<string, string> {
-  const bySource = new Map<string, Map<string, string>>();
-  const out = new Map<string, string>();
-  for (const node of nodes) {
-    let hashes = bySource.get(node.source_path);
-    if (hashes === undefined) {
-      hashes = new Map((current.get(node.source_path)?.review_hashes ?? []).map((r) => [r.node_id, r.hash]));
-      bySource.set(node.source_path, hashes);
-    }
-    const hash = hashes.get(node.id);
-    if (hash !== undefined) out.set(node.id, hash);
-  }
-  return out;
 }
 
 /** Where a finding about `edge` points: the section's line for a section stamp or a mention, else the relation's line. */
@@ -143,46 +128,31 @@ function readBaseline(file: string): ReviewBaseline {
 export interface ReviewFindings {
   issues: SourceIssue[];
   baseline: ReviewBaseline | null;
+  /** Edge groups whose link findings were computed in this build (build-review-links.ts); the rest were kept. */
+  computed: number;
 }
 
 /**
  * The `suspect_link`, `drift_unreviewed_change` and `drift_unresolved_mention` findings of a resolved graph, and the baseline
  * brought up to date (links seen for the first time recorded, links gone dropped; text only when it
- * changed, for {@link recordBaseline}). Linear in the edges.
+ * changed, for {@link recordBaseline}). The link findings are kept per edge group in `links`
+ * between builds of one worker and recomputed only where the graph changed (build-review-links.ts);
+ * the result is the one a computation from scratch (a fresh `links`) gives. Linear in the edges.
  */
-export function reviewFindings(graph: ResolvedGraph, current: ReadonlyMap<string, CachedSource>, layout: StateLayout, cache: ReviewBaselineCache): ReviewFindings {
-  const hashes = reviewHashes(graph.nodes, current);
-  const origin = new Map(graph.nodes.map((n) => [n.id, n.origin]));
+export function reviewFindings(graph: ResolvedGraph, current: ReadonlyMap<string, CachedSource>, layout: StateLayout, cache: ReviewBaselineCache, links: ReviewLinkState = new ReviewLinkState()): ReviewFindings {
   const baseline = cache.read(layout.reviewBaselineFile);
-  const before = baseline.links;
-  let added = false;
-  const after = new Map<string, string>();
-  const issues: SourceIssue[] = [];
-  for (const edge of graph.edges) {
-    const sourceOrigin = origin.get(edge.source_id);
-    const target = hashes.get(edge.target_id);
-    if (target === undefined || sourceOrigin === undefined || (sourceOrigin === 'code' && edge.reviews === undefined)) continue;
-    for (const review of edge.reviews ?? []) {
-      if (review.hash !== target) issues.push(finding('suspect_link', edge, findingPlace(edge, review.section), `suspect link: its review hash changed from ${review.hash} (stamped on line ${review.line}) to ${target}`));
-    }
-    if (sourceOrigin === 'code') continue;
-    const key = edgeIdentityKey(edge);
-    let first = before.get(key);
-    if (first === undefined) {
-      first = target;
-      added = true;
-    }
-    after.set(key, first);
-    if (edge.reviews === undefined && first !== target) {
-      issues.push(finding('drift_unreviewed_change', edge, findingPlace(edge, null), `changed since DocForge first saw this link (review hash ${first}, now ${target}) and the link was never reviewed`));
-    }
-  }
+  const found = linkFindings(links, graph, current, baseline, baseline.links, (code, edge, section, what) => finding(code, edge, findingPlace(edge, section), what));
+  const issues = found.issues;
   const mentions = mentionDrift(graph.nodes, graph.edges, current, baseline.mentions);
   appendTo(issues, mentions.issues);
-  // Every kept key keeps its first hash: the links changed exactly when a key was added or one went.
-  const linksChanged = added || after.size !== before.size;
-  if (!linksChanged && mentions.mentions === null) return { issues, baseline: null };
-  return { issues, baseline: { links: linksChanged ? after : before, mentions: mentions.mentions ?? baseline.mentions } };
+  if (found.links === null && mentions.mentions === null) {
+    links.expected = baseline;
+    return { issues, baseline: null, computed: found.computed };
+  }
+  const next = { links: found.links ?? baseline.links, mentions: mentions.mentions ?? baseline.mentions };
+  // The state holds for the next build only once `next` is recorded (the cache then returns it).
+  links.expected = next;
+  return { issues, baseline: next, computed: found.computed };
 }
 
 function appendTo(target: SourceIssue[], items: readonly SourceIssue[]): void {

@@ -7,7 +7,7 @@
  * fails like any failed build and reports the cause (build.ts runs it again).
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { appendAll, coverageIssues, DocforgeError, errors, sha256, type SourceIssue } from '@docforge/core';
+import { appendAll, DocforgeError, errors, sha256, type SourceIssue } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import { cheapIdentity, loadDescriptor, vocabularyCaseIssues, walkAdapterInputs, type SourceEntry, type StatIdentity } from '@docforge/project';
 import { adaptersFor, adapterVersionOf, DependencyRecorder, dependencyIdentities, ensureLinkers, loadedParsers, publishedDependencies } from '@docforge/identity';
@@ -20,6 +20,7 @@ import { isRetry, type BuildSetup, type CurrentSources, type Resolved, type Retr
 import type { BuildOutcome, BuildStats, BuildTask, CachedSource } from './build-types.js';
 import { writeStep } from './build-write.js';
 import { recordBaseline, reviewFindings } from './build-reviews.js';
+import { coverageFindings } from './build-coverage.js';
 import { parseBatch, reshaped, sameShape } from './parse.js';
 import { parsesInParallel } from './parse-pool.js';
 import { adapterFailure, extendGraph, identityWithInputs, projectAdapterVersionSuffix, type ProjectAdapterOutput, type ProjectAdapterReport } from './project-adapter.js';
@@ -237,10 +238,10 @@ export class BuildSession implements SessionContext {
     const adapterOutput = await this.runProjectAdapter(setup, resolved.nodes, issues);
     const graph = { ...resolved, ...extendGraph(resolved, linked.capabilities, adapterOutput) };
     appendAll(issues, vocabularyCaseIssues(graph.nodes, setup.descriptor));
-    // Coverage (issue 32 item 4): over the whole graph every build, linear, severity info.
-    appendAll(issues, coverageIssues(graph.nodes, graph.edges));
+    // Coverage (issue 32 item 4): severity info; kept between builds, recomputed where the graph changed (build-coverage.ts).
+    appendAll(issues, coverageFindings(this.caches.coverage, graph, adapterOutput !== null, current));
     // Suspect links and unreviewed drift (issue 32): against the review hashes of this graph.
-    const reviews = reviewFindings(graph, current, this.layout, this.caches.reviewBaseline);
+    const reviews = reviewFindings(graph, current, this.layout, this.caches.reviewBaseline, this.caches.reviewLinks);
     appendAll(issues, reviews.issues);
     let logicSteps = 0;
     for (const source of current.values()) logicSteps += source.logic_count ?? source.logic_steps.length;
@@ -249,6 +250,7 @@ export class BuildSession implements SessionContext {
     }
     this.stats.resolve_ms = performance.now() - t;
     this.stats.resolve_mode = graph.delta?.base ? 'incremental' : 'scratch';
+    this.stats.review_groups_computed = reviews.computed;
     return { graph, issues, adapterOutput, logicSteps, dependencies, reviewBaseline: reviews.baseline };
   }
 

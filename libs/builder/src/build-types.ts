@@ -101,6 +101,8 @@ export interface BuildStats {
   resolve_ms: number;
   /** How the graph was resolved: `scratch` (every source) or `incremental` (only what a change reaches, relative to the last graph). */
   resolve_mode: 'scratch' | 'incremental';
+  /** Edge groups (one per source id) whose review findings this build computed; the others were kept from the last build (issue 35). */
+  review_groups_computed?: number;
   write_ms: number;
   /**
    * Delta builds only: where the private copy of the previous index file came from, `standby`

@@ -41,17 +41,16 @@ function info(code: string, node: GraphNode, message: string): SourceIssue {
 }
 
 /** Whether a bounded walk over trace edges from `start` reaches code, a test, or a node linked to code. */
-function traced(start: string, trace: ReadonlyMap<string, readonly string[]>, byId: ReadonlyMap<string, GraphNode>, linksCode: ReadonlySet<string>): boolean {
+function traced(start: string, facts: CoverageFacts): boolean {
   const seen = new Set([start]);
   let frontier = [start];
   for (let depth = 0; depth < TRACE_DEPTH && frontier.length > 0; depth += 1) {
     const next: string[] = [];
     for (const id of frontier) {
-      for (const other of trace.get(id) ?? []) {
+      for (const other of facts.trace.get(id) ?? []) {
         if (seen.has(other)) continue;
         seen.add(other);
-        const node = byId.get(other);
-        if (isCode(other) || (node !== undefined && isTest(node)) || linksCode.has(other)) return true;
+        if (isCode(other) || facts.tests.has(other) || facts.linksCode.has(other)) return true;
         next.push(other);
       }
     }
@@ -60,13 +59,35 @@ function traced(start: string, trace: ReadonlyMap<string, readonly string[]>, by
   return false;
 }
 
-/** The coverage findings of a resolved graph, sorted by path and line. */
-export function coverageIssues(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): SourceIssue[] {
-  const byId = new Map(nodes.map((n) => [n.id, n]));
+/**
+ * What the coverage findings read from the whole graph: trace adjacency (both directions), the
+ * nodes linked to code, the code documented, the decisions governing, and the ids of test nodes.
+ */
+export interface CoverageFacts {
+  trace: ReadonlyMap<string, readonly string[]>;
+  linksCode: ReadonlySet<string>;
+  documented: ReadonlySet<string>;
+  governing: ReadonlySet<string>;
+  tests: ReadonlySet<string>;
+}
+
+/** Whether `edge` contributes to {@link CoverageFacts} (an edge that does not can change without changing any coverage finding). */
+export function coverageRelevant(edge: Pick<GraphEdge, 'relation' | 'source_id' | 'target_id'>): boolean {
+  return TRACE_RELATIONS.has(edge.relation) || edge.relation === 'governs' || isCode(edge.target_id);
+}
+
+/** Whether `node` counts as a test for a trace (kind `test`, or a code node with the `test` capability). */
+export function coverageTest(node: GraphNode): boolean {
+  return isTest(node);
+}
+
+/** The {@link CoverageFacts} of a graph. Linear in nodes and edges. */
+export function coverageFacts(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): CoverageFacts {
   const trace = new Map<string, string[]>();
   const linksCode = new Set<string>();
   const documented = new Set<string>();
   const governing = new Set<string>();
+  const tests = new Set<string>();
   const link = (a: string, b: string): void => {
     const list = trace.get(a);
     if (list === undefined) trace.set(a, [b]);
@@ -81,17 +102,36 @@ export function coverageIssues(nodes: readonly GraphNode[], edges: readonly Grap
     if (isCode(edge.target_id) && (edge.relation === 'documents' || !isCode(edge.source_id))) documented.add(edge.target_id);
     if (edge.relation === 'governs') governing.add(edge.source_id);
   }
+  for (const node of nodes) if (isTest(node)) tests.add(node.id);
+  return { trace, linksCode, documented, governing, tests };
+}
+
+/** The coverage finding of one node against the graph's facts, or null. */
+export function nodeCoverage(node: GraphNode, facts: CoverageFacts): SourceIssue | null {
+  const kind = node.kind.toLowerCase();
+  if (node.status !== null && RETIRED_STATUSES.has(node.status.toLowerCase())) return null;
+  if (REQUIREMENT_KINDS.includes(kind) && !isCode(node.id) && !traced(node.id, facts)) {
+    return info('coverage_requirement_untraced', node, `requirement "${node.id}" has no implements/implemented_by/verifies/tested_by/proves path to code or a test`);
+  } else if (DECISION_KINDS.includes(kind) && !isCode(node.id) && !facts.governing.has(node.id)) {
+    return info('coverage_decision_ungoverning', node, `decision "${node.id}" governs nothing (no outgoing governs relation)`);
+  } else if (isCode(node.id) && API_KINDS.has(kind) && node.capabilities.includes('exported') && !node.capabilities.includes('test') && !facts.documented.has(node.id)) {
+    return info('coverage_api_undocumented', node, `exported ${kind} "${node.id}" has no documentation edge`);
+  }
+  return null;
+}
+
+/** Sorts coverage findings (in node order) by path and line, in place, stably; returns them. */
+export function sortCoverage(issues: SourceIssue[]): SourceIssue[] {
+  return issues.sort((a, b) => (a.path! < b.path! ? -1 : a.path! > b.path! ? 1 : a.line! - b.line!));
+}
+
+/** The coverage findings of a resolved graph, sorted by path and line. */
+export function coverageIssues(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): SourceIssue[] {
+  const facts = coverageFacts(nodes, edges);
   const issues: SourceIssue[] = [];
   for (const node of nodes) {
-    const kind = node.kind.toLowerCase();
-    if (node.status !== null && RETIRED_STATUSES.has(node.status.toLowerCase())) continue;
-    if (REQUIREMENT_KINDS.includes(kind) && !isCode(node.id) && !traced(node.id, trace, byId, linksCode)) {
-      issues.push(info('coverage_requirement_untraced', node, `requirement "${node.id}" has no implements/implemented_by/verifies/tested_by/proves path to code or a test`));
-    } else if (DECISION_KINDS.includes(kind) && !isCode(node.id) && !governing.has(node.id)) {
-      issues.push(info('coverage_decision_ungoverning', node, `decision "${node.id}" governs nothing (no outgoing governs relation)`));
-    } else if (isCode(node.id) && API_KINDS.has(kind) && node.capabilities.includes('exported') && !node.capabilities.includes('test') && !documented.has(node.id)) {
-      issues.push(info('coverage_api_undocumented', node, `exported ${kind} "${node.id}" has no documentation edge`));
-    }
+    const issue = nodeCoverage(node, facts);
+    if (issue !== null) issues.push(issue);
   }
-  return issues.sort((a, b) => (a.path! < b.path! ? -1 : a.path! > b.path! ? 1 : a.line! - b.line!));
+  return sortCoverage(issues);
 }

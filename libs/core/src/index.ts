@@ -22,7 +22,7 @@ export { ApiTable, MAX_API_NAMES } from './api-table.js';
 export type { ParameterList, MarkdownToken } from './param-lists.js';
 export { parameterLists, listedName } from './param-lists.js';
 export { signatureParameters, parameterDriftIssue, sectionAt } from './param-drift.js';
-export { coverageIssues, REQUIREMENT_KINDS, DECISION_KINDS } from './coverage.js';
+export { coverageIssues, coverageFacts, coverageRelevant, coverageTest, nodeCoverage, sortCoverage, REQUIREMENT_KINDS, DECISION_KINDS, type CoverageFacts } from './coverage.js';
 export type { EdgeReview, ReviewStamp, NodeReviewHash, ReviewState } from './model.js';
 export {
   REVIEW_HASH_CHARS, REVIEW_HASH_PATTERN, reviewHash, documentReviewHash, withoutStampComments, codeReviewText, codeReviewHashes, nodeReviewHash, reviewState,
