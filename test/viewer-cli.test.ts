@@ -61,8 +61,16 @@ test('docforge viewer open prints a one-time URL that opens the graph browser; u
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /node_not_found/);
 
+  const jsonRefusal = await cli(runtime.env, 'viewer', 'open', '-C', root, 'refund', '--node', 'CMP-LEDGER', '--json');
+  assert.equal(jsonRefusal.status, 2);
+  assert.equal((JSON.parse(jsonRefusal.stdout) as { error: { code: string } }).error.code, 'invalid_arguments', 'with --json a usage error is JSON on stdout');
+
   const opened = await cli(runtime.env, 'viewer', 'open', '-C', root, '--node', 'CMP-LEDGER');
   assert.equal(opened.status, 0, opened.stderr);
+  // The server the command starts runs under the caller's environment: its worker is this runtime dir's.
+  const status = JSON.parse((await cli(runtime.env, 'viewer', 'status', '-C', root, '--json')).stdout) as { manager_running: boolean; workers: { worker_id: string }[] };
+  assert.equal(status.manager_running, true, 'the manager of DOCFORGE_VIEWER_RUNTIME_DIR serves it');
+  assert.ok(status.workers.some((w) => opened.stdout.includes(w.worker_id)), JSON.stringify(status));
   const url = opened.stdout.split('\n')[0]!;
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+&focus=CMP-LEDGER$/);
   assert.match(opened.stdout, /focus CMP-LEDGER; generation \d+; worker w-/);

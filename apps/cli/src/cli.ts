@@ -201,7 +201,8 @@ function parseCommandLine(argv: string[]) {
     });
   } catch (error) {
     // A line that does not parse still asked for JSON when one of its words is exactly --json.
-    refuse(argv.includes('--json'), (error as Error).message);
+    // Node's parse errors hold line breaks ("… is ambiguous.\nDid you forget …"): one line on a terminal.
+    refuse(argv.includes('--json'), (error as Error).message.replace(/\s*\n\s*/g, ' '));
     return null;
   }
 }

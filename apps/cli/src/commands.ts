@@ -122,7 +122,7 @@ export async function runSync(root: string, options: SyncOptions): Promise<numbe
 export async function runValidate(root: string, limit: number | string | undefined, options: SyncOptions): Promise<number> {
   const json = options.json;
   const args: Record<string, unknown> = limit === undefined ? {} : { limit };
-  if (!(await checkToolArguments('docforge_validate_project', args))) return USAGE_EXIT_CODE;
+  if (!(await checkToolArguments('docforge_validate_project', args, options.json))) return USAGE_EXIT_CODE;
   const checked = args as unknown as ToolInputs['docforge_validate_project'];
   return withManager(root, options, (manager, sync) => {
     const { issues: all, total: count } = validationFindings(manager, sync, checked.limit ?? 1000);
@@ -166,7 +166,7 @@ export async function runSearch(root: string, query: string, limit: number | str
     const text = filterOptions[key];
     if (text !== undefined) args[key] = text.split(',').map((value) => value.trim()).filter((value) => value !== '');
   }
-  if (!(await checkToolArguments('docforge_search', args))) return USAGE_EXIT_CODE;
+  if (!(await checkToolArguments('docforge_search', args, json))) return USAGE_EXIT_CODE;
   const checked = args as unknown as ToolInputs['docforge_search'];
   const filters: Record<string, string[]> = {};
   for (const key of SEARCH_FILTERS) if (Array.isArray(args[key])) filters[key] = [...(args[key] as string[])].sort();

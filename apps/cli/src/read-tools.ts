@@ -7,6 +7,7 @@
  * second implementation (apps never import apps, DESIGN.md section 2). `--json` prints the tool's
  * `structuredContent` as is; the text form is a summary of the same result.
  */
+import { errors } from '@docforge/core';
 import { errorLine, printLine as print, printRaw } from './terminal.js';
 import type { ProgressMode } from './commands.js';
 import { checkToolArguments, USAGE_EXIT_CODE } from './tool-arguments.js';
@@ -95,8 +96,15 @@ const READ_COMMANDS: Record<string, ReadCommand> = {
   },
 };
 
-/** Prints a usage problem of a read command with that command's usage; returns exit code 2. */
-function usageError(name: string, problem: string): number {
+/**
+ * Prints a usage problem of a read command with that command's usage (with `--json`: the
+ * `invalid_arguments` error as JSON on stdout, as every refused command line); returns exit code 2.
+ */
+function usageError(name: string, problem: string, json: boolean): number {
+  if (json) {
+    printRaw(JSON.stringify({ schema_version: 1, error: errors.invalidArguments(`${name} ${problem}`).toWire() }, null, 2));
+    return USAGE_EXIT_CODE;
+  }
   errorLine(`docforge: ${name} ${problem}`);
   process.stderr.write(`\nUsage: ${READ_COMMANDS[name]!.usage}\n`);
   return USAGE_EXIT_CODE;
@@ -119,10 +127,11 @@ export interface ReadCommandOptions {
 export async function runReadCommand(name: string, words: readonly string[], options: ReadCommandOptions): Promise<number> {
   const command = READ_COMMANDS[name]!;
   const foreign = Object.keys(options.values).filter((option) => options.values[option] !== undefined && options.values[option] !== false && !COMMON_OPTIONS.has(option) && !command.options.includes(option));
-  if (foreign.length > 0) return usageError(name, `does not take --${foreign[0]}`);
+  if (foreign.length > 0) return usageError(name, `does not take --${foreign[0]}`, options.json);
   const mapped = command.map(words, options.values);
-  if (typeof mapped === 'string') return usageError(name, mapped);
-  if (!(await checkToolArguments(mapped.tool, mapped.args))) {
+  if (typeof mapped === 'string') return usageError(name, mapped, options.json);
+  if (!(await checkToolArguments(mapped.tool, mapped.args, options.json))) {
+    if (options.json) return USAGE_EXIT_CODE;
     process.stderr.write(`\nUsage: ${command.usage}\n`);
     return USAGE_EXIT_CODE;
   }
@@ -146,7 +155,10 @@ export async function runReadCommand(name: string, words: readonly string[], opt
 async function callReadTool(root: string, tool: ReadTool, args: Record<string, unknown>, progress: ProgressMode): Promise<Record<string, unknown>> {
   // Loaded only once the arguments passed: a usage error never loads the MCP client.
   const [{ Client }, { StdioClientTransport }, { mcpServerBin }] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/client/stdio.js'), import('./demo.js')]);
-  const transport = new StdioClientTransport({ command: process.execPath, args: [mcpServerBin(), '--project-root', root, '--capability-mode', 'read'], stderr: 'pipe' });
+  // The whole environment: without `env` the SDK passes only HOME, PATH, SHELL, TERM, USER and LOGNAME,
+  // and the server would miss DOCFORGE_VIEWER_RUNTIME_DIR, XDG_RUNTIME_DIR and every other setting the CLI runs under.
+  const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const transport = new StdioClientTransport({ command: process.execPath, args: [mcpServerBin(), '--project-root', root, '--capability-mode', 'read'], stderr: 'pipe', env });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');

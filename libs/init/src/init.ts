@@ -169,16 +169,23 @@ interface TopLevel {
   hidden: string[];
   files: string[];
   nodeModules: boolean;
+  /** Top-level names {@link UNNAMEABLE} matches: never proposed, listed as left out. */
+  unnameable: string[];
 }
 
+/** A name docforge.toml cannot hold as a root: a backslash or a drive prefix (`C:`) reads as a non-POSIX or absolute path there. */
+const UNNAMEABLE = /\\|^[A-Za-z]:/;
+
 function topLevelOf(root: string): TopLevel {
-  const entries = readdirSync(root, { withFileTypes: true });
+  const all = readdirSync(root, { withFileTypes: true });
+  const entries = all.filter((entry) => !UNNAMEABLE.test(entry.name));
   const names = (keep: (entry: (typeof entries)[number]) => boolean): string[] => entries.filter(keep).map((entry) => entry.name).sort();
   return {
     dirs: names((entry) => entry.isDirectory() && !skippedDir(entry.name)),
     hidden: names((entry) => entry.isDirectory() && entry.name.startsWith('.') && entry.name !== '.git'),
     files: names((entry) => entry.isFile()),
     nodeModules: entries.some((entry) => entry.name === 'node_modules'),
+    unnameable: all.filter((entry) => UNNAMEABLE.test(entry.name) && (entry.isDirectory() || entry.isFile())).map((entry) => entry.name).sort(),
   };
 }
 
@@ -214,6 +221,7 @@ function contentChoice(root: string, top: TopLevel): { roots: string[]; markdown
     leftOut.push({ path: file, reason: 'top-level TOML is configuration, not DocForge records (a content root reads every *.toml as a record file, so the project root is never one)' });
   }
   if (top.nodeModules) leftOut.push({ path: 'node_modules', reason: 'installed dependencies are never indexed' });
+  for (const name of top.unnameable) leftOut.push({ path: name, reason: 'its name holds a backslash or a drive prefix, which a docforge.toml path cannot express (paths use forward slashes); rename it to index it' });
   let markdownFiles = fileRoots.length;
   for (const dir of dirRoots) markdownFiles += counts.get(dir) ?? 0;
   return { roots: [...dirRoots, ...fileRoots], markdownFiles, leftOut };
@@ -380,7 +388,13 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   const code = BUILTIN_CODE_ADAPTERS.filter((language) => languages.has(language));
   const text = renderDescriptor({ id, name: basename(root), content_roots: contentRoots, code_roots: codeRoots, code, exclude });
   const temp = join(root, `.${DESCRIPTOR_FILE}.${process.pid}.${Date.now()}.tmp`);
-  writeFileSync(temp, text, { flag: 'wx' });
+  try {
+    writeFileSync(temp, text, { flag: 'wx' });
+  } catch (error) {
+    // A folder init may not write in (EACCES, EROFS, ENOSPC) is a refusal that names it, never an internal error.
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
+    throw errors.projectRootInvalid(root, `is not writable (${code}): init could not write ${DESCRIPTOR_FILE} there`, { path: DESCRIPTOR_FILE, errno: code }, { cause: error });
+  }
   try {
     try {
       linkSync(temp, target);

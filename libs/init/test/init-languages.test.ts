@@ -151,3 +151,15 @@ test('a package whose code root is the project root: build/, dist/ and coverage/
     removeTree(root);
   }
 });
+
+test('a top-level name docforge.toml cannot hold (a backslash) is left out with its reason, so the written descriptor validates', () => {
+  const root = tempTree({ 'go.mod': 'module example.com/m\n', 'm.go': 'package m\n', 'back\\slash/x.go': 'package x\n', 'docs/a.md': '# A\n' });
+  try {
+    const result = initProject(root);
+    assert.ok(!result.descriptor_text.includes('back'), result.descriptor_text);
+    assert.match(result.left_out.find((item) => item.path === 'back\\slash')?.reason ?? '', /backslash/);
+    assert.deepEqual(loadDescriptor(root).adapter.code, ['go'], 'the written descriptor loads');
+  } finally {
+    removeTree(root);
+  }
+});

@@ -240,8 +240,16 @@ function traversalGaps(plan: TaskPlan, vocabulary: RelationVocabulary, run: Trav
     // A test task's required evidence is a test: a doc that documents the focus is evidence too, but
     // it must not stand in for the missing tests (untested code says so).
     const tests = plan.task_kind === 'test' ? TEST_RELATIONS.filter((relation) => vocabulary.relations.includes(relation)) : [];
-    const reached = new Set(related.flatMap((visit) => [...visit.path, ...visit.reasons]).map((hop) => hop.relation));
-    if (tests.length > 0 && !tests.some((relation) => reached.has(relation))) {
+    // A test of the focus: reached through a test relation from the focus itself or from what
+    // structurally holds it (its module), never through another node it only relates to (a doc that
+    // documents it and has tests of its own).
+    const focusIds = new Set(run.focus.map((visit) => visit.id));
+    const testsFocus = (visit: Visit): boolean => {
+      const at = visit.path.findIndex((hop) => tests.includes(hop.relation));
+      if (at >= 0 && visit.path.slice(0, at).every((hop) => hop.category === 'structure')) return true;
+      return visit.reasons.some((reason) => tests.includes(reason.relation) && focusIds.has(reason.other_id));
+    };
+    if (tests.length > 0 && !related.some(testsFocus)) {
       gaps.push({ kind: 'no_selected_evidence', stage: 'traversal', category: 'evidence', task_kind: 'test', relations: tests });
     }
   }
