@@ -215,7 +215,9 @@ class TreeLinker {
     const selfDef = selfType === '' ? null : this.ref(info.path, selfType);
     const supers = selfDef === null ? [] : (this.supertypes.get(selfDef.id) ?? []).filter((s) => s.relation === 'inherits');
     const parent = supers.length === 1 ? supers[0]?.target : null;
-    return parent === null || parent === undefined ? null : this.mro(parent, name, info.path, new Set(), true) ?? null;
+    // A class that names itself as its parent (invalid code, its inherits edge dropped) has no parent to call.
+    if (parent === null || parent === undefined || parent.id === selfDef?.id) return null;
+    return this.mro(parent, name, info.path, new Set(), true) ?? null;
   }
 
   resolvePath(info: FileInfo, owner: string, path: readonly string[]): DefRef | null {

@@ -109,3 +109,22 @@ describe('php adapter on monolog 2.9.1 (php-monolog)', { skip: inputSkip(join(PH
     assert.ok(link.edges.filter((e) => e.relation === 'calls').length > 100);
   });
 });
+
+describe('php: no guessed parent:: or $this edges on invalid code (break-it trial)', () => {
+  it('a named function inside a method is global: its parent::, self:: and $this name nothing; a closure keeps the class scope; a class extending itself has no parent', () => {
+    const { link } = buildMemory(php, {
+      'composer.json': '{"autoload":{"psr-4":{"App\\\\":"src/"}}}\n',
+      'src/Base.php': '<?php\nnamespace App;\n\nclass Base {\n    public function x(): int { return 1; }\n    public function y(): int { return 2; }\n}\n',
+      'src/Outer.php': [
+        '<?php', 'namespace App;', '', 'class Outer extends Base {', '    public function o(): int {',
+        '        function inner() { return parent::x() + self::z() + $this->z(); }',
+        '        $f = function () { return parent::y(); };', '        return $f();', '    }', '    public function z(): int { return 3; }', '}', '',
+      ].join('\n'),
+      'src/L.php': '<?php\nnamespace App;\n\nclass L extends L {\n    public function m(): int { return parent::m(); }\n}\n',
+    });
+    const calls = edgeLines(link.edges, 'calls');
+    assert.ok(calls.includes('code:src/Outer.php#Outer.o calls code:src/Base.php#Base.y @7'), `the closure's parent:: resolves:\n${calls.join('\n')}`);
+    assert.equal(calls.filter((line) => /Base\.x|Outer\.z/.test(line)).length, 0, `nothing from the nested function:\n${calls.join('\n')}`);
+    assert.equal(calls.filter((line) => line.startsWith('code:src/L.php#L.m calls')).length, 0, `no self-parent call:\n${calls.join('\n')}`);
+  });
+});

@@ -106,6 +106,19 @@ function imports(node: SyntaxNode): TreeImport[] | null {
   return out;
 }
 
+/**
+ * Whether `node` lies in a named function declared inside a method (or another function) before any
+ * method or class encloses it: such a function is global in PHP, so `$this`, `self::` and `parent::`
+ * name nothing there (a closure, by contrast, keeps its class scope).
+ */
+function inNestedFunction(node: SyntaxNode): boolean {
+  for (let at = node.parent; at !== null; at = at.parent) {
+    if (at.type === 'function_definition') return true;
+    if (at.type === 'method_declaration' || at.type === 'class_declaration' || at.type === 'trait_declaration') return false;
+  }
+  return false;
+}
+
 /** `$this->m()`, `self::m()`, `static::m()` name the enclosing type, `parent::m()` its superclass (`<parent>`); `Name::m()` and `\A\B::m()` a type; `f()` a function; others none. */
 function callee(node: SyntaxNode): string[] | null | undefined {
   if (node.type === 'function_call_expression') {
@@ -115,12 +128,12 @@ function callee(node: SyntaxNode): string[] | null | undefined {
   const name = node.childForFieldName('name');
   if (node.type === 'member_call_expression') {
     const object = node.childForFieldName('object');
-    return object?.type === 'variable_name' && object.text === '$this' && name?.type === 'name' ? ['<self>', name.text] : null;
+    return object?.type === 'variable_name' && object.text === '$this' && name?.type === 'name' && !inNestedFunction(node) ? ['<self>', name.text] : null;
   }
   if (node.type !== 'scoped_call_expression') return undefined;
   const scope = node.childForFieldName('scope');
   if (scope === null || name === null || name.type !== 'name') return null;
-  if (scope.type === 'relative_scope') return [scope.text === 'parent' ? '<parent>' : '<self>', name.text];
+  if (scope.type === 'relative_scope') return inNestedFunction(node) ? null : [scope.text === 'parent' ? '<parent>' : '<self>', name.text];
   const path = typePath(scope);
   return path === null ? null : [...path, name.text];
 }
