@@ -98,6 +98,8 @@ class Extractor {
   pkg: string | null = null;
   /** The line of the first definition past {@link MAX_DEFINITIONS_PER_FILE}, which stays part of the module; null while under it. */
   boundedAt: number | null = null;
+  /** The line of the first definition or scope left out for lying deeper than {@link MAX_DEFINITION_DEPTH}; null when none. */
+  deepAt: number | null = null;
 
   constructor(readonly spec: LanguageSpec, readonly path: string, readonly source: string, readonly logic: boolean) {
     this.testFile = spec.isTestPath(path);
@@ -181,7 +183,10 @@ class Extractor {
       return context;
     }
     for (const name of spec.binds(node)) context.fn.locals.add(name);
-    if (context.depth >= MAX_DEFINITION_DEPTH) return context;
+    if (context.depth >= MAX_DEFINITION_DEPTH) {
+      if (this.deepAt === null && (spec.scope?.(node) != null || spec.definition(node, { kind: context.draft.kind, qname: context.qualifier, inType: false, testFile: this.testFile, pkg: this.pkg, path: this.path }) !== null)) this.deepAt = line(node);
+      return context;
+    }
     if (this.drafts.length > MAX_DEFINITIONS_PER_FILE) {
       if (this.boundedAt === null && spec.definition(node, { kind: context.draft.kind, qname: context.qualifier, inType: false, testFile: this.testFile, pkg: this.pkg, path: this.path }) !== null) this.boundedAt = line(node);
       return context;
@@ -289,6 +294,12 @@ export function extractTree(spec: LanguageSpec, input: CodeExtractInput): Extrac
       issues.push({
         severity: 'warning', code: 'code_definitions_bounded', path: input.path, line: extractor.boundedAt, node_id: extractor.module.id,
         message: `More than ${MAX_DEFINITIONS_PER_FILE} definitions in one file: those from this line on are no nodes and stay part of the module.`,
+      });
+    }
+    if (extractor.deepAt !== null) {
+      issues.push({
+        severity: 'warning', code: 'code_definitions_bounded', path: input.path, line: extractor.deepAt, node_id: extractor.module.id,
+        message: `Definitions nested more than ${MAX_DEFINITION_DEPTH} deep: those from this line on are no nodes and stay part of the innermost one.`,
       });
     }
     return extractor.result(issues);

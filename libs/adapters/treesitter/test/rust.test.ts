@@ -88,6 +88,8 @@ describe('rust adapter on an in-memory crate', () => {
     const modules = file.nodes.filter((node) => node.id !== 'code:src/lib.rs');
     assert.equal(modules.length, MAX_DEFINITION_DEPTH);
     assert.ok(modules.every((node) => node.id.length < 64 * 8), 'ids stay bounded');
+    // What is left out is said, once, at the first definition too deep.
+    assert.deepEqual(file.issues.filter((i) => i.code === 'code_definitions_bounded').map((i) => `${i.severity} @${i.line}`), [`warning @${MAX_DEFINITION_DEPTH + 1}`]);
   });
 
   it('resolves use and mod within the crate, proven calls, implements and tested_by', () => {
