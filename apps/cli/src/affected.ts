@@ -166,7 +166,8 @@ function callersNotFollowed(reader: CurrentChanges['reader'], starts: readonly s
 /** The text answer: changed sources and nodes, then the affected entries, the callers left unfollowed and the walk's bounds. */
 function printAffected(changes: CurrentChanges, affected: AffectedResult, callers: { edges: number; nodes: number; capped: boolean }): void {
   print(`against generation ${changes.base.generation} (published ${changes.base.published_at})`);
-  if (changes.sources.length === 0) print('no changes since the last publication');
+  // Every sync publishes (a read command, an MCP call, a running server's watcher): the comparison point moves with it.
+  if (changes.sources.length === 0) print('no changes since the last publication (any sync moves it: a read command, an MCP call or a running docforge-mcp; to compare with a commit, pipe `git diff COMMIT` into `docforge affected --diff -`)');
   for (const source of changes.sources) print(`${source.change} ${source.path}: ${source.changed_nodes} changed ${source.changed_nodes === 1 ? 'node' : 'nodes'}`);
   for (const node of changes.nodes) print(nodeLine(node));
   for (const ignored of changes.ignored_paths) print(`not a project source: ${ignored}`);

@@ -1,3 +1,4 @@
+import { distance } from 'fastest-levenshtein';
 import { errors, type DocforgeError, type MentionSection, type ReviewState } from '@docforge/core';
 import type { EdgeRecord, IndexReader } from '@docforge/store';
 
@@ -67,13 +68,41 @@ export interface TraversalOptions {
  * declaration a bare name names (`transport`). Two primary-key reads, then one scan of the id index
  * at most (the error path only).
  */
-export function missingNode(reader: Pick<IndexReader, 'hasNode' | 'nodeIdsNear'>, id: string): DocforgeError {
+export function missingNode(reader: Pick<IndexReader, 'hasNode' | 'nodeIdsNear' | 'nodeIdsWithPrefix'>, id: string): DocforgeError {
   const candidates = [id.startsWith('code:') ? null : `code:${id}`, /\.(md|markdown)$/i.test(id) ? id.replace(/\.(md|markdown)$/i, '') : null];
   const meant = candidates.find((candidate): candidate is string => candidate !== null && reader.hasNode(candidate)) ?? null;
   if (meant !== null) return errors.nodeNotFound(id, undefined, meant);
   // Else an id equal but for case, or the one declaration a bare name names (none when several do).
   const near = reader.nodeIdsNear(id, 2);
-  return errors.nodeNotFound(id, undefined, near.length === 1 ? (near[0] ?? null) : null);
+  if (near.length === 1) return errors.nodeNotFound(id, undefined, near[0] ?? null);
+  return errors.nodeNotFound(id, undefined, near.length === 0 ? typoSibling(reader, id) : null);
+}
+
+/** Most siblings a typo is compared with. */
+const TYPO_SIBLINGS = 2_000;
+
+/**
+ * The one id that shares everything of `id` up to its last separator (`#`, `.`, `/`, `-`) and whose
+ * last segment is within a small edit distance of the typed one (1 for up to 4 characters, else 2;
+ * `#buildRouting.rout` -> `#buildRouting.route`); null when none or several are that close.
+ */
+function typoSibling(reader: Pick<IndexReader, 'nodeIdsWithPrefix'>, id: string): string | null {
+  const cut = Math.max(id.lastIndexOf('#'), id.lastIndexOf('.'), id.lastIndexOf('/'), id.lastIndexOf('-'));
+  if (cut <= 0) return null;
+  const prefix = id.slice(0, cut + 1);
+  const typed = id.slice(cut + 1);
+  const bound = typed.length <= 4 ? 1 : 2;
+  let best: string | null = null;
+  let bestDistance = bound + 1;
+  let ties = 0;
+  for (const sibling of reader.nodeIdsWithPrefix(prefix, TYPO_SIBLINGS)) {
+    const rest = sibling.slice(prefix.length);
+    if (Math.abs(rest.length - typed.length) > bound) continue;
+    const d = distance(rest, typed);
+    if (d < bestDistance) [best, bestDistance, ties] = [sibling, d, 1];
+    else if (d === bestDistance) ties += 1;
+  }
+  return ties === 1 ? best : null;
 }
 
 export function traverse(reader: IndexReader, startId: string, options: TraversalOptions): TraversalResult {

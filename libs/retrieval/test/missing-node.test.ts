@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { missingNode } from '../src/index.js';
 
-const ids = new Set(['code:lib/proto.js', 'code:lib/proto.js#child', 'guides/getting-started']);
+const ids = new Set(['code:lib/proto.js', 'code:lib/proto.js#child', 'guides/getting-started', 'code:lib/route.js#buildRouting.route', 'code:lib/route.js#buildRouting.routes', 'code:lib/route.js#buildRouting.router', 'code:lib/route.js#buildRouting.prepareRoute']);
 const reader = {
   hasNode: (id: string): boolean => ids.has(id),
   // As the store answers: equal ignoring case, else a bare name's one declaration.
@@ -12,6 +12,7 @@ const reader = {
     if (folded.length > 0 || id.includes(':') || id.includes('#')) return folded.slice(0, limit);
     return [...ids].filter((known) => known.startsWith('code:') && (known.endsWith(`#${id}`) || new RegExp(`#.*\\.${id}$`).test(known))).slice(0, limit);
   },
+  nodeIdsWithPrefix: (prefix: string, limit: number): string[] => [...ids].filter((known) => known.startsWith(prefix)).sort().slice(0, limit),
 };
 
 test('a code path without its prefix, or a page with its extension, is named as the meant id', () => {
@@ -35,4 +36,14 @@ test('an id equal but for case, or a bare declaration name, names the one id it 
   }
   const twice = { ...reader, nodeIdsNear: (): string[] => ['code:a.js#run', 'code:b.js#run'] };
   assert.deepEqual(missingNode(twice, 'run').details, { node_id: 'run' });
+});
+
+test('a typo in the last segment names the one sibling within a small edit distance; two as close name none', () => {
+  for (const [given, meant] of [['code:lib/route.js#buildRouting.prepareRout', 'code:lib/route.js#buildRouting.prepareRoute'], ['guides/getting-startd', 'guides/getting-started'], ['code:lib/proto.js#chlid', 'code:lib/proto.js#child']]) {
+    assert.deepEqual(missingNode(reader, given!).details, { node_id: given, did_you_mean: meant });
+  }
+  // `rout` is one edit from both `route` and `routes`? No: from `route` (1) only; `routr` is one from `route` and `router`.
+  assert.deepEqual(missingNode(reader, 'code:lib/route.js#buildRouting.rout').details, { node_id: 'code:lib/route.js#buildRouting.rout', did_you_mean: 'code:lib/route.js#buildRouting.route' });
+  assert.deepEqual(missingNode(reader, 'code:lib/route.js#buildRouting.routr').details, { node_id: 'code:lib/route.js#buildRouting.routr' });
+  assert.deepEqual(missingNode(reader, 'code:lib/route.js#buildRouting.xyz').details, { node_id: 'code:lib/route.js#buildRouting.xyz' });
 });

@@ -127,6 +127,17 @@ export function nodeIdsNear(sql: StatementCache, id: string, limit: number): str
   return sql.pluck("SELECT id FROM nodes WHERE id LIKE 'code:%' AND (id LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\') ORDER BY id LIMIT ?").all(`%#${name}`, `%#%.${name}`, limit) as string[];
 }
 
+/**
+ * Up to `limit` node ids that start with `prefix`, in id order (a range read of the primary key):
+ * the siblings of a mistyped id (`code:lib/route.js#buildRouting.` for `…#buildRouting.rout`).
+ */
+export function nodeIdsWithPrefix(sql: StatementCache, prefix: string, limit: number): string[] {
+  if (prefix === '') return [];
+  // The first string greater than every id with the prefix: its last UTF-16 unit raised by one.
+  const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  return sql.pluck('SELECT id FROM nodes WHERE id >= ? AND id < ? ORDER BY id LIMIT ?').all(prefix, end, limit) as string[];
+}
+
 /** Kind, title and source path of a node, or null. */
 export function nodeBrief(sql: StatementCache, id: string): NodeBrief | null {
   return (sql.rows('SELECT kind, title, source_path FROM nodes WHERE id = ?').get(id) as NodeBrief | undefined) ?? null;

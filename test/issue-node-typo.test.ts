@@ -1,0 +1,24 @@
+// A mistyped id names the sibling it probably meant (new-user trial, 2026-12-07: `node code:lib/route.js#buildRouting.rout`
+// answered node_not_found with no hint): through the real docforge-mcp on examples/ and fastify's lib/.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { exampleProjectCopy, fastifyProjectCopy, removeDir } from './helpers/projects.js';
+import { useServer } from './helpers/server.js';
+
+test('node_not_found names the one id within a small edit distance of the typed last segment', async (t) => {
+  const examples = exampleProjectCopy();
+  const fastify = fastifyProjectCopy(['lib', 'fastify.js'], 'schema_version = 1\n[project]\nid = "fastify"\nname = "Fastify"\n[sources]\ncontent_roots = []\ncode_roots = ["lib", "fastify.js"]\n[adapter]\ncode = "typescript"\n');
+  t.after(() => [examples, fastify].forEach(removeDir));
+  for (const [root, typed, meant] of [
+    [examples, 'code:src/ledger/ledger.ts#Ledger.refnd', 'code:src/ledger/ledger.ts#Ledger.refund'],
+    [examples, 'CMP-LEDGR', 'CMP-LEDGER'],
+    [fastify, 'code:lib/route.js#buildRouting.rout', 'code:lib/route.js#buildRouting.route'],
+  ] as const) {
+    const s = await useServer(root);
+    const answer = await s.call('docforge_get_node', { node_id: typed });
+    await s.close();
+    assert.equal(answer.ok, false);
+    assert.equal(answer.error!.code, 'node_not_found');
+    assert.equal((answer.error!.details as { did_you_mean?: string }).did_you_mean, meant, JSON.stringify(answer.error));
+  }
+});
