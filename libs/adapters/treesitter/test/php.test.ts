@@ -128,3 +128,18 @@ describe('php: no guessed parent:: or $this edges on invalid code (break-it tria
     assert.equal(calls.filter((line) => line.startsWith('code:src/L.php#L.m calls')).length, 0, `no self-parent call:\n${calls.join('\n')}`);
   });
 });
+
+describe('php: a fully qualified one-segment name is the global class', () => {
+  it('`extends \\DateTimeImmutable` in a namespace never names the class itself; `\\Base` reaches a class of the global namespace', () => {
+    const { link } = buildMemory(php, {
+      'composer.json': '{"autoload":{"psr-4":{"App\\\\":"src/"}}}\n',
+      'src/DateTimeImmutable.php': '<?php\nnamespace App;\n\nclass DateTimeImmutable extends \\DateTimeImmutable {\n    public function __construct() { parent::__construct(\'now\'); }\n}\n',
+      'lib/Base.php': '<?php\n\nclass Base {\n    public function x(): int { return 1; }\n}\n',
+      'lib/Child.php': '<?php\n\nclass Child extends \\Base {\n    public function y(): int { return parent::x(); }\n}\n',
+    });
+    const lines = edgeLines(link.edges);
+    assert.equal(lines.filter((line) => line.startsWith('code:src/DateTimeImmutable.php#')).length, 0, `no self edge:\n${lines.join('\n')}`);
+    assert.ok(lines.includes('code:lib/Child.php#Child inherits code:lib/Base.php#Base @3'), lines.join('\n'));
+    assert.ok(lines.includes('code:lib/Child.php#Child.y calls code:lib/Base.php#Base.x @4'), lines.join('\n'));
+  });
+});

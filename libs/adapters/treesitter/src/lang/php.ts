@@ -39,8 +39,10 @@ function typePath(node: SyntaxNode): string[] | null {
   if (node.type !== 'qualified_name') return null;
   const text = node.text.replace(/\s+/g, '');
   if (!text.startsWith('\\')) return null;
+  // Fully qualified, even with one segment: `\DateTimeImmutable` is the global class, never a class
+  // of the file's own namespace that happens to share the name (Monolog\DateTimeImmutable extends it).
   const last = text.slice(text.lastIndexOf('\\') + 1);
-  return text.indexOf('\\', 1) < 0 ? [last] : [text, last];
+  return [text, last];
 }
 
 type Base = { path: string[]; relation: 'inherits' | 'implements'; line: number; mixin?: 'include' };
