@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import os from 'node:os';
+import path from 'node:path';
 import { CLI_ENTRY } from './helpers/paths.js';
 import { sharedExampleProject } from './helpers/projects.js';
 import { useServer, type Json } from './helpers/server.js';
@@ -124,6 +125,9 @@ describe('the CLI read commands on examples/', async () => {
       [['context'], /docforge: context needs a QUERY, --node ID, or --task-kind KIND with a TASK/],
       [['context', '--task-kind', 'change'], /docforge: context with --task-kind needs the TASK text/],
       [['context', '--task-kind', 'refactor', 'x'], /invalid_arguments: .*\/task_kind must be equal to one of the allowed values/],
+      // A blank argument is a mistake, never "no argument" (it would open the whole map).
+      [['viewer', 'open', ''], /docforge: viewer open was given an empty argument/],
+      [['node', ' '], /docforge: node was given an empty argument/],
     ];
     const runs = await Promise.all(bad.map(([argv]) => cli([...argv, '-C', root])));
     for (const [i, [argv, message]] of bad.entries()) {
@@ -136,7 +140,7 @@ describe('the CLI read commands on examples/', async () => {
   });
 
   test('with --json a refused command line is the invalid_arguments error object on stdout alone (exit 2)', async () => {
-    const lines = [['deps', 'REQ-PAY-001', '--bogus'], ['sync', 'extra'], ['frob'], ['affected', '--json']];
+    const lines = [['deps', 'REQ-PAY-001', '--bogus'], ['sync', 'extra'], ['frob'], ['affected', '--json'], ['search', ' '], ['viewer', 'open', ''], ['render', 'a', 'b']];
     const runs = await Promise.all(lines.map((argv) => cli([...argv, '-C', root, '--json'])));
     for (const [i, run] of runs.entries()) {
       assert.equal(run.status, 2, lines[i]!.join(' '));
@@ -145,6 +149,17 @@ describe('the CLI read commands on examples/', async () => {
       assert.equal(error.code, 'invalid_arguments', lines[i]!.join(' '));
       assert.equal(error.remediation, 'fix_arguments');
       assert.ok(typeof error.message === 'string' && error.message.length > 0);
+    }
+  });
+
+  test('with --json an error of a command that ran is its error object on stdout (exit 1), the text line on stderr', async () => {
+    const missing = path.join(os.tmpdir(), `docforge-absent-${process.pid}`);
+    const runs = await Promise.all([cli(['init', missing, '--json']), cli(['sync', '-C', missing, '--json'])]);
+    for (const [i, run] of runs.entries()) {
+      assert.equal(run.status, 1, `run ${i}: ${run.stderr}`);
+      const error = (JSON.parse(run.stdout) as Json).error;
+      assert.ok(['invalid_arguments', 'project_root_invalid'].includes(error.code as string), JSON.stringify(error));
+      assert.match(run.stderr, new RegExp(`^docforge: ${String(error.code)}: `));
     }
   });
 

@@ -256,6 +256,16 @@ interface CommandContext {
   logger: Logger;
 }
 
+/**
+ * Refuses a command's words with exit status 2 and one line (`docforge: MESSAGE` on standard error),
+ * or with `--json` the `invalid_arguments` error object on standard output, as {@link refuse} does.
+ */
+function refuseBriefly(json: boolean, message: string): number {
+  if (json) printRaw(JSON.stringify({ schema_version: 1, error: errors.invalidArguments(message).toWire() }, null, 2));
+  else errorLine(`docforge: ${message}`);
+  return 2;
+}
+
 /** Runs one command (its module imported on demand) and resolves to its exit code; errors propagate. */
 async function runCommand(command: string, rest: string[], context: CommandContext): Promise<number> {
   const { root, values, limit, syncOptions, logger } = context;
@@ -275,10 +285,7 @@ async function runCommand(command: string, rest: string[], context: CommandConte
     case 'affected':
       return await (await import('./affected.js')).runAffected(root, { json, diff: values.diff, depth: values.depth, limit });
     case 'search':
-      if (rest.length === 0) {
-        process.stderr.write('docforge: search needs a QUERY\n');
-        return 2;
-      }
+      if (rest.join('').trim() === '') return refuseBriefly(json, 'search needs a QUERY');
       return await runSearch(root, rest.join(' '), limit, syncOptions, { kinds: values.kinds, families: values.families, authorities: values.authorities, statuses: values.statuses, tags: values.tags, languages: values.languages, capabilities: values.capabilities });
     case 'changeset':
       return await (await import('./changeset.js')).runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR, sha256: values.sha256 ?? null, canonicalApplier: values['canonical-applier'] ?? null, noAst: values['no-ast'] === true, testFaults: readDocforgeConfig().testFaults }, logger);
@@ -288,10 +295,7 @@ async function runCommand(command: string, rest: string[], context: CommandConte
         target: values.target ?? null, relations: values.relations ? values.relations.split(',').filter((r) => r !== '') : null, yes: values.yes === true,
       }, logger);
     case 'render':
-      if (rest.length > 1) {
-        process.stderr.write('docforge: render takes at most one VIEW id\n');
-        return 2;
-      }
+      if (rest.length > 1) return refuseBriefly(json, 'render takes at most one VIEW id');
       return await (await import('./render.js')).runRender(root, rest[0], { ...syncOptions, status: values.status === true, deep: values.deep === true });
     case 'viewer':
       if (rest[0] === 'open') return await (await import('./read-tools.js')).runReadCommand('viewer open', rest.slice(1), { root, values, json, progress: syncOptions.progress });
@@ -348,6 +352,9 @@ export async function runCli(argv: string[], prior: PriorSyncCheck | null = null
     const wire = toDocforgeError(error).toWire();
     errorLine(`docforge: ${wire.code}: ${wire.message}`);
     if (Object.keys(wire.details).length > 0) process.stderr.write(`  details: ${JSON.stringify(wire.details)}\n`);
+    // A line that asked for --json also gets the error as JSON on standard output, as a read
+    // command's tool error is printed (the text line above stays on standard error).
+    if (json) printRaw(JSON.stringify({ schema_version: 1, error: wire }, null, 2));
     return 1;
   } finally {
     // A worker started for a build that did not happen (e.g. the sources changed back meanwhile).

@@ -128,6 +128,9 @@ export async function runReadCommand(name: string, words: readonly string[], opt
   const command = READ_COMMANDS[name]!;
   const foreign = Object.keys(options.values).filter((option) => options.values[option] !== undefined && options.values[option] !== false && !COMMON_OPTIONS.has(option) && !command.options.includes(option));
   if (foreign.length > 0) return usageError(name, `does not take --${foreign[0]}`, options.json);
+  // An argument given but blank (`viewer open ""`) is a mistake, never "no argument": it would
+  // otherwise open the map, or list everything, instead of what was asked.
+  if (words.length > 0 && words.join('').trim() === '') return usageError(name, 'was given an empty argument', options.json);
   const mapped = command.map(words, options.values);
   if (typeof mapped === 'string') return usageError(name, mapped, options.json);
   if (!(await checkToolArguments(mapped.tool, mapped.args, options.json))) {

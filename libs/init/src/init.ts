@@ -2,7 +2,7 @@
  * `docforge init` (DESIGN.md section 3): guessing content and code roots from a directory and
  * writing a commented schema-version-1 docforge.toml without overwriting an existing one.
  */
-import { existsSync, linkSync, lstatSync, readdirSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, opendirSync, readdirSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { errors } from '@docforge/core';
 import { BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN } from '@docforge/project';
@@ -171,6 +171,18 @@ interface TopLevel {
   nodeModules: boolean;
   /** Top-level names {@link UNNAMEABLE} matches: never proposed, listed as left out. */
   unnameable: string[];
+  /** Top-level folders init could not list (`EACCES`, ...), with the error code: never proposed, listed as left out. */
+  unreadable: { name: string; code: string }[];
+}
+
+/** The error code of listing `dir`, or null when it can be listed. */
+function listingError(dir: string): string | null {
+  try {
+    opendirSync(dir).closeSync();
+    return null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'unknown';
+  }
 }
 
 /** A name docforge.toml cannot hold as a root: a backslash or a drive prefix (`C:`) reads as a non-POSIX or absolute path there. */
@@ -180,8 +192,14 @@ function topLevelOf(root: string): TopLevel {
   const all = readdirSync(root, { withFileTypes: true });
   const entries = all.filter((entry) => !UNNAMEABLE.test(entry.name));
   const names = (keep: (entry: (typeof entries)[number]) => boolean): string[] => entries.filter(keep).map((entry) => entry.name).sort();
+  const unreadable = names((entry) => entry.isDirectory() && !skippedDir(entry.name)).flatMap((name) => {
+    const code = listingError(join(root, name));
+    return code === null ? [] : [{ name, code }];
+  });
+  const unreadableNames = new Set(unreadable.map((entry) => entry.name));
   return {
-    dirs: names((entry) => entry.isDirectory() && !skippedDir(entry.name)),
+    unreadable,
+    dirs: names((entry) => entry.isDirectory() && !skippedDir(entry.name) && !unreadableNames.has(entry.name)),
     hidden: names((entry) => entry.isDirectory() && entry.name.startsWith('.') && entry.name !== '.git'),
     files: names((entry) => entry.isFile()),
     nodeModules: entries.some((entry) => entry.name === 'node_modules'),
@@ -409,5 +427,10 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   } finally {
     try { unlinkSync(temp); } catch { /* already renamed */ }
   }
-  return { path: target, descriptor_text: text, content_roots: contentRoots, code_roots: codeRoots, markdown_files: content.markdownFiles, left_out: [...content.leftOut, ...marks.leftOut, ...rootExcludesLeftOut(root, codeRoots, marks.leftOut)] };
+  return { path: target, descriptor_text: text, content_roots: contentRoots, code_roots: codeRoots, markdown_files: content.markdownFiles, left_out: [...content.leftOut, ...marks.leftOut, ...rootExcludesLeftOut(root, codeRoots, marks.leftOut), ...unreadableLeftOut(top)] };
+}
+
+/** The top-level folders init could not read, each as left out with the error and what to do (nothing is skipped without a word). */
+function unreadableLeftOut(top: TopLevel): InitLeftOut[] {
+  return top.unreadable.map(({ name, code }) => ({ path: name, reason: `could not be read (${code}); init looked at nothing inside it: make it readable and run init again, or add it to content_roots or code_roots by hand` }));
 }

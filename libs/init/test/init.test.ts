@@ -1,7 +1,8 @@
 // Pins docforge init: root detection on real projects (copies of fastify and pino; top-level Markdown as file roots), atomic write, refusal to overwrite, and a loadable result.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DocforgeError } from '@docforge/core';
@@ -142,4 +143,27 @@ test('renderDescriptor output loads back with the same values', () => {
   const none = loadText(renderDescriptor({ id: 'p', name: 'P', content_roots: ['.'], code_roots: [], code: [] }));
   assert.deepEqual(none.adapter.code, []);
   assert.deepEqual(none.sources.content_roots, ['.']);
+});
+
+test('a top-level folder init cannot read is listed as left out with its error, never skipped without a word', () => {
+  const root = tempTree({ 'docs/guide.md': '# Guide\n', 'private/notes.md': '# Notes\n', 'src/a.ts': 'export const a = 1;\n' });
+  try {
+    chmodSync(join(root, 'private'), 0o000);
+    let result: { content_roots: string[]; left_out: { path: string; reason: string }[] };
+    if (process.getuid?.() === 0) {
+      // root reads every folder: run init as an unprivileged user, over a project that user may write.
+      chmodSync(root, 0o777);
+      const entry = new URL('../src/index.js', import.meta.url).href;
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', `const { initProject } = await import(${JSON.stringify(entry)}); process.stdout.write(JSON.stringify(initProject(${JSON.stringify(root)})));`], { encoding: 'utf8', uid: 65534, gid: 65534 });
+      assert.equal(run.status, 0, run.stderr);
+      result = JSON.parse(run.stdout) as typeof result;
+    } else result = initProject(root);
+    assert.deepEqual(result.content_roots, ['docs']);
+    const item = result.left_out.find((entry) => entry.path === 'private');
+    assert.ok(item !== undefined, JSON.stringify(result.left_out));
+    assert.match(item.reason, /could not be read \(EACCES\)/);
+  } finally {
+    chmodSync(join(root, 'private'), 0o755);
+    removeTree(root);
+  }
 });

@@ -21,11 +21,19 @@ export interface ViewerRuntimePaths {
 
 /**
  * Resolves the runtime directory: `$DOCFORGE_VIEWER_RUNTIME_DIR` when set (tests use temp dirs),
- * else `$XDG_RUNTIME_DIR/docforge`, else `~/.cache/docforge/run`. Pure: creates nothing.
+ * else `$XDG_RUNTIME_DIR/docforge`, else `~/.cache/docforge/run`. Pure: creates nothing. A relative
+ * `$XDG_RUNTIME_DIR` is ignored, as the XDG Base Directory specification says; a relative
+ * `$DOCFORGE_VIEWER_RUNTIME_DIR` is refused, since the manager and its clients run from different
+ * working folders and would each resolve it to a different socket.
+ * @throws DocforgeError `viewer_runtime_unsafe` (`details.reason_code: "not_absolute"`) when
+ *   `$DOCFORGE_VIEWER_RUNTIME_DIR` is set to a relative path
  */
 export function viewerRuntimePaths(env: Environment = process.env): ViewerRuntimePaths {
   const { viewerRuntimeDir: override, xdgRuntimeDir: xdg } = readDocforgeConfig(env);
-  const dir = override && path.isAbsolute(override) ? override : xdg && path.isAbsolute(xdg) ? path.join(xdg, 'docforge') : path.join(homedir(), '.cache', 'docforge', 'run');
+  if (override !== null && !path.isAbsolute(override)) {
+    throw errors.viewerRuntimeUnsafe(override, 'DOCFORGE_VIEWER_RUNTIME_DIR must be an absolute path', { reason_code: 'not_absolute' });
+  }
+  const dir = override ?? (xdg && path.isAbsolute(xdg) ? path.join(xdg, 'docforge') : path.join(homedir(), '.cache', 'docforge', 'run'));
   return { dir, socket: path.join(dir, 'viewer.sock'), lock: path.join(dir, 'viewer-manager.lock'), log: path.join(dir, 'viewer.log') };
 }
 

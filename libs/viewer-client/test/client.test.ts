@@ -13,6 +13,18 @@ test('the runtime dir comes from DOCFORGE_VIEWER_RUNTIME_DIR, else XDG_RUNTIME_D
   assert.equal(viewerRuntimePaths({}).log, path.join(homedir(), '.cache', 'docforge', 'run', 'viewer.log'));
 });
 
+test('a relative DOCFORGE_VIEWER_RUNTIME_DIR is refused with viewer_runtime_unsafe, never silently replaced', () => {
+  for (const value of ['run', './run', '../x/run']) {
+    assert.throws(() => viewerRuntimePaths({ DOCFORGE_VIEWER_RUNTIME_DIR: value, XDG_RUNTIME_DIR: '/run/user/1' }), (error: unknown) => {
+      const wire = (error as { toWire(): { code: string; details: Record<string, unknown> } }).toWire();
+      assert.equal(wire.code, 'viewer_runtime_unsafe');
+      assert.equal(wire.details.reason_code, 'not_absolute');
+      assert.equal(wire.details.path, value);
+      return true;
+    });
+  }
+});
+
 test('without spawn, no running manager gives null and creates nothing; a bogus manager bin never gets run', async () => {
   const dir = path.join(mkdtempSync(path.join(tmpdir(), 'dfv-client-')), 'run');
   try {
