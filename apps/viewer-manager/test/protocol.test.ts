@@ -1,7 +1,7 @@
 // Pins the viewer manager protocol v2 against the real daemon (stand-in worker): schema-invalid frames, version-1 hello, requests before hello, two clients at once, SIGKILL reported dead, stale signature never reused, fatal worker, idle reclaim with a shortened timeout.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { DocforgeError } from '@docforge/core';
 import { ensurePayload, fakeProject, line, rawExchange, startDaemon, until } from './helpers.js';
 
@@ -135,4 +135,30 @@ test('a worker without browser activity is reclaimed after the (shortened) idle 
   assert.equal(reclaimed.worker_id, worker.worker_id);
   assert.equal(reclaimed.exit!.reason, 'idle_reclaimed');
   c.close();
+});
+
+test('a deleted socket file is bound again: the manager stays reachable, open connections stay, its workers are kept', async (t) => {
+  const daemon = await startDaemon();
+  const project = fakeProject();
+  t.after(async () => {
+    await daemon.stop();
+    project.remove();
+  });
+  const before = await daemon.connect('before');
+  const started = await before.request('ensure_worker', ensurePayload(project));
+  const first = statSync(daemon.socket).ino;
+  rmSync(daemon.socket);
+  await until(async () => {
+    try {
+      return statSync(daemon.socket).ino !== first ? true : undefined;
+    } catch {
+      return undefined;
+    }
+  }, 'the socket bound again');
+  assert.equal(statSync(daemon.socket).mode & 0o777, 0o600);
+  const after = await daemon.connect('after');
+  const listed = await after.request('list_workers', {});
+  assert.deepEqual(listed.workers.map((w: { worker_id: string }) => w.worker_id), [started.worker.worker_id], 'the worker started before the deletion is still served');
+  const again = await before.request('list_workers', {});
+  assert.equal(again.workers.length, 1, 'a connection opened before the deletion still answers');
 });
