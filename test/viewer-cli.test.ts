@@ -37,6 +37,11 @@ test('docforge viewer status and stop', async (t) => {
   assert.equal(parsed.manager_running, true);
   assert.deepEqual(parsed.workers.map((w) => [w.worker_id, w.state]), [[v.result!.worker.worker_id, 'running']]);
   assert.match((await cli(runtime.env, 'viewer', 'status', '--all')).stdout, new RegExp(`${v.result!.worker.worker_id}  running`));
+  // A deleted project's workers are still named by its path: status lists them, stop stops them.
+  removeDir(root);
+  const orphaned = await cli(runtime.env, 'viewer', 'status', '-C', root, '--json');
+  assert.equal(orphaned.status, 0, orphaned.stderr);
+  assert.deepEqual((JSON.parse(orphaned.stdout) as { workers: { worker_id: string }[] }).workers.map((w) => w.worker_id), [v.result!.worker.worker_id]);
   const stop = await cli(runtime.env, 'viewer', 'stop', '-C', root);
   assert.match(stop.stdout, /stopped 1 worker$/m);
   const all = await cli(runtime.env, 'viewer', 'stop', '--all', '--json');

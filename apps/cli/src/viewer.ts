@@ -3,9 +3,10 @@
  * of the project (or, with --all, of every project and the per-user manager itself). Never starts
  * a manager: with none running, status says so and stop has nothing to do.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { DocforgeError } from '@docforge/core';
 import { resolveProjectRoot } from '@docforge/sync';
 import { connectViewerManager, type ViewerManagerClient, type WorkerRecord } from '@docforge/viewer-client';
 import { printLine, terminalSafe } from './terminal.js';
@@ -31,16 +32,33 @@ function workerLine(w: WorkerRecord): string {
 }
 
 /**
+ * The project root whose workers `viewer status|stop` name: the resolved project root, or, when the
+ * project folder no longer exists, the absolute path as given, so the workers of a deleted project
+ * can still be listed and stopped (their records keep the root they were started for).
+ * @throws DocforgeError `project_root_invalid` when the folder exists but is not a project
+ */
+function viewerRoot(rootArg: string): string {
+  try {
+    return resolveProjectRoot(rootArg);
+  } catch (error) {
+    const given = path.resolve(rootArg);
+    if (error instanceof DocforgeError && error.code === 'project_root_invalid' && !existsSync(given)) return given;
+    throw error;
+  }
+}
+
+/**
  * Runs `docforge viewer <action>`.
  * @returns the exit code: 0, or 2 for an unknown action
- * @throws DocforgeError `project_root_invalid` (not with --all), `viewer_unavailable`
+ * @throws DocforgeError `project_root_invalid` (not with --all; a folder that no longer exists is
+ *   taken as given, see {@link viewerRoot}), `viewer_unavailable`
  */
 export async function runViewer(rootArg: string, action: string | undefined, options: ViewerCommandOptions): Promise<number> {
   if (action !== 'status' && action !== 'stop') {
     process.stderr.write('docforge: viewer needs open, status or stop\n');
     return 2;
   }
-  const root = options.all ? null : resolveProjectRoot(rootArg);
+  const root = options.all ? null : viewerRoot(rootArg);
   const client: ViewerManagerClient | null = await connectViewerManager({ managerBin: managerBin(), client: 'docforge', spawn: false });
   try {
     if (action === 'status') {
