@@ -25,6 +25,8 @@ export interface StateLayout {
   locksDir: string;
   /** `<state>/locks/index-publication.lock`: serializes publications of `current.json`. */
   publicationLock: string;
+  /** `<state>/locks/index-build.lock`: one build per project at a time, across processes (libs/sync build-turn.ts). */
+  buildLock: string;
   /** `<state>/application`: the canonical application's write-ahead journal and backups (issue 11). */
   applicationDir: string;
   /** `<state>/application/journal.json`: present exactly while an application is open or interrupted. */
@@ -58,6 +60,7 @@ export function stateLayout(stateDir: string, root: string = path.dirname(stateD
     previewsDir: path.join(stateDir, 'previews'),
     locksDir,
     publicationLock: path.join(locksDir, 'index-publication.lock'),
+    buildLock: path.join(locksDir, 'index-build.lock'),
     applicationDir: path.join(stateDir, 'application'),
     applicationJournal: path.join(stateDir, 'application', 'journal.json'),
     applicationEpoch: path.join(stateDir, 'application', 'epoch'),

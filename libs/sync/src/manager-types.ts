@@ -60,4 +60,10 @@ export interface IndexManagerOptions {
    * the settings of this process's config, nothing prestarted.
    */
   buildPools?: BuildPools;
+  /**
+   * The longest wait, in milliseconds, for another process's build of this project before this
+   * manager builds anyway (build-turn.ts). Default `BUILD_TURN_WAIT_MS` (ten minutes); 0 never
+   * waits (a test stands in for a process that builds without the lock).
+   */
+  buildTurnWaitMs?: number;
 }

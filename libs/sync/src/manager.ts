@@ -16,6 +16,7 @@ import {
 } from '@docforge/store';
 import type { IndexManagerOptions, SyncReport } from './manager-types.js';
 import { WatchedWalks } from './watched-walks.js';
+import { BUILD_TURN_WAIT_MS, takeBuildTurn } from './build-turn.js';
 import { BuildWorkers } from './build-workers.js';
 import { IdleWork } from './idle-work.js';
 import { ProjectIdentity } from './project-identity.js';
@@ -69,6 +70,8 @@ export class IndexManager {
    */
   private adapterTimedOut: { identity: string; error: WireError } | null = null;
   private closed = false;
+  /** The longest wait for another process's build (build-turn.ts), in milliseconds. */
+  private readonly buildTurnWaitMs: number;
 
   /** @throws DocforgeError `project_root_invalid` when the root does not exist or is not a directory. */
   constructor(options: IndexManagerOptions) {
@@ -80,6 +83,7 @@ export class IndexManager {
     this.identity = new ProjectIdentity(root, options.extraIdentityFiles ?? []);
     this.workers = new BuildWorkers(this.onWarning, options.buildPools);
     this.served = new ServedIndex(this.noAst);
+    this.buildTurnWaitMs = options.buildTurnWaitMs ?? BUILD_TURN_WAIT_MS;
   }
 
   /**
@@ -251,10 +255,21 @@ export class IndexManager {
     const open = openApplication(layout);
     if (open !== null) return this.serveDuringApplication(layout, descriptor, errors.applicationInProgress(open.changeset_id, { step: open.step }).toWire(), performance.now() - started);
     const scope: SyncScope = { descriptor, layout, logicAllowed: this.logicAllowed(descriptor), epoch };
-    const checked = await this.checkSources(scope, started);
+    let checked = await this.checkSources(scope, started);
     if ('report' in checked) return checked.report;
-    onProgress?.({ stage: 'start', done: 0, total: checked.walked.walk.entries.length });
-    const outcome = await this.runBuild(this.buildTask(scope, checked), onProgress);
+    // One build per project at a time: after waiting for another process's build, decide again.
+    const turn = await takeBuildTurn(layout, this.buildTurnWaitMs);
+    let outcome: BuildOutcome & { timedOut?: boolean };
+    try {
+      if (turn.waited) {
+        checked = await this.checkSources(scope, started);
+        if ('report' in checked) return checked.report;
+      }
+      onProgress?.({ stage: 'start', done: 0, total: checked.walked.walk.entries.length });
+      outcome = await this.runBuild(this.buildTask(scope, checked), onProgress);
+    } finally {
+      turn.lock?.release();
+    }
     if (outcome.adapter) this.identity.recordAdapterReport(outcome.adapter);
     if (!outcome.ok && isPublicationSuperseded(outcome.error) && superseded < SUPERSEDED_RETRIES && !this.closed) return this.syncNow(onProgress, superseded + 1);
     return this.openBuilt(scope, checked, outcome);

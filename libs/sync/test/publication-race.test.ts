@@ -64,13 +64,14 @@ test('a build superseded by another process\'s publication of newer sources publ
         assert.ok(waited < 15_000, 'the held build reached the adapter');
         await sleep(20);
       }
-      // ... while another process, seeing edit B too, publishes generation 2.
+      // ... while another process, seeing edit B too, publishes generation 2 (without waiting for the
+      // held build's turn, as a process that cannot take the build lock, build-turn.ts, does).
       appendFileSync(path.join(root, 'docs', 'b.md'), '\nEdit B, seen only by the other process.\n');
       const index = JSON.stringify(new URL('../src/index.js', import.meta.url).href);
       const env: NodeJS.ProcessEnv = { ...process.env };
       delete env['DOCFORGE_TEST_HOLD'];
       execFileSync(process.execPath, ['--input-type=module', '-e',
-        `import { IndexManager } from ${index}; const m = new IndexManager({ root: ${JSON.stringify(root)}, noAst: false }); await m.sync(); await m.close();`], { env });
+        `import { IndexManager } from ${index}; const m = new IndexManager({ root: ${JSON.stringify(root)}, noAst: false, buildTurnWaitMs: 0 }); await m.sync(); await m.close();`], { env });
       const other = JSON.parse(readFileSync(path.join(root, '.docforge', 'index', 'current.json'), 'utf8')) as { generation: number; index_file: string };
       assert.equal(other.generation, 2);
 
