@@ -121,6 +121,10 @@ test('the demo shows what it announces: counted lists, flows, excerpts, each rel
     const excerpt = item.excerpt.replace(/\s+/g, ' ').trim().slice(0, 60);
     assert.ok(hits.lines.some((l) => l.includes(excerpt)), `excerpt of ${item.id}: ${excerpt}`);
   }
+  // The issues the sync counts are the issues the validation section shows (every severity).
+  const syncIssues = Number(/ (\d+) issues from \d+ sources/.exec(demo.stdout)?.[1]);
+  const validation = sections.find((s) => s.header.startsWith('## Validation'))!;
+  assert.equal(validation.count, syncIssues, validation.header);
   // "evidence gap" and "capsule" are explained in one line each.
   assert.equal(demo.stdout.match(/^ {2}evidence gap: .{20,}$/gm)?.length, 1);
   assert.equal(demo.stdout.match(/^ {2}capsule: .{20,}$/gm)?.length, 1);

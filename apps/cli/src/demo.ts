@@ -164,13 +164,14 @@ export async function runDemo(root: string | null): Promise<number> {
     failures += await logicSection(client, 'code:src/ledger/ledger.ts#Ledger.post');
     failures += await taskSection(client, 'Change how refunds are posted to the ledger');
 
-    const validation = await call(client, 'docforge_validate_project', { limit: 10 });
+    // Every severity, so the issues shown add up to the count the sync printed above.
+    const validation = await call(client, 'docforge_validate_project', { limit: 10, severities: ['error', 'warning', 'info'] });
     if (validation.ok) {
       const c = validation.result!.counts as Item;
       const items = (validation.result!.items ?? []) as Item[];
-      section('Validation (malformed files, duplicate ids, dangling relations, broken links)', items.length, ['issue shown', 'issues shown']);
+      section('Validation (malformed files, duplicate ids, dangling relations, broken links, undocumented exports)', items.length, ['issue shown', 'issues shown']);
       for (const i of items) listLine(`${String(i.severity)} ${String(i.code)}: ${oneLine(i.message)}`);
-      out(`  valid: ${String(validation.result!.valid)}; ${String(c.error)} errors, ${String(c.warning)} warnings`);
+      out(`  valid: ${String(validation.result!.valid)}; ${String(c.error)} errors, ${String(c.warning)} warnings, ${String(c.info)} notes (info)`);
     } else failures += 1;
 
     out();
