@@ -10,12 +10,26 @@ export const MAX_API_NAMES = 20000;
 /** Collects `name → ids`; {@link ApiTable.toRecord} gives names and ids sorted, ids unique. */
 export class ApiTable {
   private readonly table = new Map<string, Set<string>>();
+  /** The round in which each name was first added ({@link beginRound}). */
+  private readonly roundOf = new Map<string, number>();
+  private round = 0;
   private refused = 0;
 
-  /** Adds `id` under `name` (a new name is ignored, and counted in {@link dropped}, once {@link MAX_API_NAMES} names are held). */
+  /**
+   * Starts a new round of additions: from now on a name first added in an earlier round gets no
+   * more ids (the first entry point of a package that names it wins: a dual build's second copy
+   * adds no second id, and the name stays linkable), while new names are added as usual.
+   */
+  beginRound(): void {
+    this.round += 1;
+  }
+
+  /** Adds `id` under `name` (a new name is ignored, and counted in {@link dropped}, once {@link MAX_API_NAMES} names are held; a name of an earlier round is kept as it is). */
   add(name: string, id: string): void {
     let ids = this.table.get(name);
+    if (ids !== undefined && this.roundOf.get(name) !== this.round) return;
     if (ids === undefined) {
+      this.roundOf.set(name, this.round);
       if (this.table.size >= MAX_API_NAMES) {
         this.refused += 1;
         return;

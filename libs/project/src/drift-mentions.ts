@@ -41,6 +41,8 @@ const CODE_PATH = /^[\w.@-]+(?:\/[\w.@-]+)+\.[A-Za-z]+$/;
 export interface ReceiverTable {
   classes: Map<string, string>;
   api: Map<string, string>;
+  /** Public API roots (`pkg`) that are no declaration of their own (`module.exports = { a, b }`): named as a package in findings. */
+  packages: Set<string>;
 }
 
 /** What {@link receiverTable} reads of a code node: its kind and its signature summary. */
@@ -55,7 +57,7 @@ export type NodeFacts = (id: string) => { kind: string; summary: string } | unde
  * (`pino` of `pino.transport`), named by its own entry when it is one.
  */
 export function receiverTable(names: NameTables, facts: NodeFacts): ReceiverTable {
-  const table: ReceiverTable = { classes: new Map(), api: new Map() };
+  const table: ReceiverTable = { classes: new Map(), api: new Map(), packages: new Set() };
   for (const key of names.qualified.keys()) {
     const dot = key.lastIndexOf('.');
     if (dot <= 0) continue;
@@ -72,6 +74,8 @@ export function receiverTable(names: NameTables, facts: NodeFacts): ReceiverTabl
     if (root === key || table.api.has(root)) continue;
     const own = names.api.get(root);
     table.api.set(root, own !== undefined && own.length === 1 ? own[0]! : ids[0]!);
+    // The root's owner then stands for the package (a finding's node), never for what the root resolves to.
+    if (own === undefined || own.length !== 1) table.packages.add(root);
   }
   return table;
 }
@@ -101,6 +105,7 @@ export function mentionDrift(
   if (owner === undefined) return null;
   // A member the link step proved on the value the root returns (`fastify().close`) is an instance method named as the package.
   if (names.api.has(returnMemberKey(owner, member))) return null;
+  if (table.packages.has(prefix)) return { node_id: owner, reason: `the public API of package "${prefix}" has no "${member}"` };
   return { node_id: owner, reason: `"${prefix}" resolves to ${owner}, which has no "${member}"` };
 }
 

@@ -155,10 +155,7 @@ class Linker implements NameResolution {
   /** What the public API table (public-api.ts) reads of this linker. */
   private apiResolution(): ApiResolution {
     return {
-      entryFile: (specifier) => {
-        const resolution = this.specifiers.resolve('package.json', specifier);
-        return resolution.kind === 'file' ? resolution.path : null;
-      },
+      entryFiles: (specifier) => this.specifiers.entryFiles(specifier),
       moduleAt: (path) => this.moduleAt(path),
       exportOf: (mod, name) => this.resolveExport(mod, name, 0),
       starTargets: (mod) => this.starTargets(mod),

@@ -11,8 +11,11 @@ import { exportTable, WalkBudget, type StarWalk } from '@docforge/ts-paths';
 
 /** What enumerating a package's public names needs from the linker. */
 export interface ApiResolution extends StarWalk<ModuleInfo, Target> {
-  /** The project file a specifier resolves to from the project root (as a package.json target), or null. */
-  entryFile(specifier: string): string | null;
+  /**
+   * The project files a specifier's entry point resolves to, one per `exports` condition naming an
+   * existing file, in condition order (the first is what the specifier resolves to); empty when none.
+   */
+  entryFiles(specifier: string): readonly string[];
   /** The extracted module at a project path, or null. */
   moduleAt(path: string): ModuleInfo | null;
   /** An export of a module by name, followed through re-exports (`=` the whole CommonJS value). */
@@ -74,10 +77,18 @@ export function publicApi(linker: ApiResolution, packages: readonly ApiPackage[]
     for (const specifier of specifiers) {
       // Each entry point costs a step of its own: 20,000 `exports` subpaths of one module are bounded too.
       if (table.dropped > 0 || !budget.spend(1)) break;
-      const path = linker.entryFile(specifier);
-      const mod = path === null ? null : linker.moduleAt(path);
-      // A package whose entry is test code (a fixture package under test/) is no API the docs describe.
-      if (mod !== null && !mod.data.is_test && !walk.visit(mod, specifier, budget)) break;
+      // Every condition's entry file, first first: a name an earlier entry lists is kept as it is
+      // (dual builds name each declaration once), and a later entry adds the names the earlier one
+      // could not prove (an ESM wrapper's `export const { a } = cjs` proves none).
+      let complete = true;
+      for (const path of linker.entryFiles(specifier)) {
+        table.beginRound();
+        const mod = linker.moduleAt(path);
+        // A package whose entry is test code (a fixture package under test/) is no API the docs describe.
+        if (mod !== null && !mod.data.is_test && !walk.visit(mod, specifier, budget)) complete = false;
+        if (!complete) break;
+      }
+      if (!complete) break;
       if (table.dropped === 0) done += 1;
     }
     if (done < specifiers.length) issues.push(boundedIssue(pkg, specifiers, done, table.dropped > 0));

@@ -97,6 +97,31 @@ export class SpecifierResolver {
     return path === null ? { kind: 'unresolved' } : { kind: 'file', path };
   }
 
+  /**
+   * Every project file a project package's entry point (`name` or `name/sub`) resolves to as
+   * JavaScript, one per `exports` condition that names an existing file (`import`, `require`,
+   * `node`, `default`, then the others), distinct, in that order; for a package without `exports`,
+   * the one entry `resolve` gives. A package whose `import` entry is an ESM wrapper of its CommonJS
+   * entry (commander's `esm.mjs`) has both listed, so its public API is read from both.
+   * @returns project-relative paths; empty for a specifier that is no project package
+   */
+  entryFiles(specifier: string): string[] {
+    const parts = specifier.split('/');
+    const packageName = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+    const packageDir = this.findProjectPackage(packageName);
+    const info = packageDir === undefined ? null : this.readPackage(packageDir);
+    const first = this.resolve('package.json', specifier);
+    const out = first.kind === 'file' ? [first.path] : [];
+    if (packageDir === undefined || info === null) return out;
+    const subpath = parts.slice(specifier.startsWith('@') ? 2 : 1).join('/');
+    for (const target of exportTargets(info, subpath === '' ? '.' : `./${subpath}`, 'javascript')) {
+      const path = validExportTarget(target) ? normalize(join(packageDir, target)) : null;
+      const file = path === null ? null : this.file(path, 'javascript');
+      if (file !== null && !out.includes(file)) out.push(file);
+    }
+    return out;
+  }
+
   /** The first project file among the candidates of `path` (candidates.ts), or null. */
   private file(path: string, mode: ResolutionMode): string | null {
     for (const candidate of fileCandidates(path, mode)) if (this.resolver.hasFile(candidate)) return candidate;

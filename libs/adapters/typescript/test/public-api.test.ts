@@ -119,3 +119,22 @@ test('computed keys proven to be symbols keep the returned members; a string con
   assert.deepEqual(table['code:index.js#create().listen'], ['code:index.js#create.listen']);
   assert.equal(table['code:index.js#named().listen'], undefined, 'a string key may be `listen`');
 });
+
+test('every `exports` condition is an entry: an ESM wrapper of a CommonJS entry (commander) keeps the CommonJS names; a dual build names each declaration once', () => {
+  const wrapped = api({
+    'package.json': JSON.stringify({ name: 'mini', main: './index.js', exports: { '.': { require: './index.js', import: './esm.mjs' } } }),
+    'esm.mjs': "import mini from './index.js'\nexport const { makeWidget, helper } = mini\n",
+    'index.js': "const { helper } = require('./lib/helper.js')\nfunction makeWidget (n) { return helper(n) }\nmodule.exports = { makeWidget, helper }\n",
+    'lib/helper.js': 'function helper (n) { return n * 2 }\nmodule.exports = { helper }\n',
+  });
+  assert.deepEqual(wrapped['mini.makeWidget'], ['code:index.js#makeWidget']);
+  assert.deepEqual(wrapped['mini.helper'], ['code:lib/helper.js#helper']);
+  const dual = api({
+    'package.json': JSON.stringify({ name: 'dual', exports: { '.': { import: './esm/index.mjs', require: './cjs/index.cjs' } } }),
+    'esm/index.mjs': 'export function parse () {}\nexport function only () {}\n',
+    'cjs/index.cjs': 'function parse () {}\nfunction legacy () {}\nmodule.exports = { parse, legacy }\n',
+  });
+  assert.deepEqual(dual['dual.parse'], ['code:esm/index.mjs#parse'], 'the first condition names it; the second copy adds no second id');
+  assert.deepEqual(dual['dual.only'], ['code:esm/index.mjs#only']);
+  assert.deepEqual(dual['dual.legacy'], ['code:cjs/index.cjs#legacy'], 'a name only the later entry proves is added');
+});
