@@ -10,13 +10,7 @@ import { codeId } from '@docforge/core';
 import type { GraphEdge, LinkInput, LinkResult, ModuleResolver } from '@docforge/core';
 import { readTreeLinkData, type TreeLinkData } from './link-data.js';
 import type { ImportTarget, LanguageResolver, LanguageSpec, ResolveContext } from './spec.js';
-
-interface DefRef {
-  file: string;
-  qname: string;
-  id: string;
-  kind: string;
-}
+import { AncestorWalk, type Answer, type DefRef, type Step } from './link-walk.js';
 
 interface Binding {
   files?: string[];
@@ -59,8 +53,11 @@ class TreeLinker {
   };
   readonly context: ResolveContext;
   readonly rules: LanguageResolver;
-  /** Declared supertypes by type id, in declaration order (`target` null: named but not resolved), for {@link TreeLinker.mro}. */
+  /** Declared supertypes by type id, in declaration order (`target` null: named but not resolved), for {@link TreeLinker.plan}. */
   readonly supertypes = new Map<string, { target: DefRef | null; relation: string; mixin?: string }[]>();
+  /** Member names (last segments) declared per file, for {@link TreeLinker.callerMatters}. */
+  readonly memberNames = new Map<string, Set<string>>();
+  readonly walk = new AncestorWalk({ plan: (type, instance) => this.plan(type, instance), own: (type, name, caller) => this.ownMember(type, name, caller), callerMatters: (caller, name) => this.callerMatters(caller, name) });
 
   constructor(readonly spec: LanguageSpec, files: readonly LinkInput[], resolver: ModuleResolver) {
     for (const file of files) {
@@ -173,32 +170,46 @@ class TreeLinker {
   }
 
   /**
-   * Under `mixins` (Ruby, PHP): the member `name` of `type` in method resolution order. On the instance side (`instance`):
-   * the prepended modules (last first, each with its own ancestors), the type's own member, the included modules or used
-   * traits (last first), then the superclass; on the class side (a call on the class itself): the own member, then the
-   * superclass, and an `extend`ed module stops the search (it answers with instance methods the side rule does not pair).
-   * `implements` clauses (PHP interfaces) are skipped: they hold no bodies. Null when an ancestor met before a definition
-   * is not resolved (it could define `name`) or the name is overloaded there; undefined when none defines it.
+   * The steps of the ancestor walk ({@link AncestorWalk}) of `type`. Under `mixins` (Ruby, PHP), method resolution order: on
+   * the instance side the prepended modules (last first, each with its own ancestors), the type's own member, the included
+   * modules or used traits (last first), then the superclass; on the class side (a call on the class itself) the own member,
+   * then the superclass, and an `extend`ed module stops the search (it answers with instance methods the side rule does not
+   * pair); `implements` clauses (PHP interfaces) hold no bodies and are skipped; an unresolved ancestor stops the walk
+   * unproven. Otherwise (Java, C#, C++): the own member, the one superclass (unresolved: the walk ends with no answer), then
+   * the interfaces, or the several base classes of a C++ class, as one group whose one distinct answer counts.
    */
-  mro(type: DefRef, name: string, caller: string, seen: Set<string>, instance: boolean): DefRef | null | undefined {
-    if (seen.has(type.id)) return undefined;
-    seen.add(type.id);
+  plan(type: DefRef, instance: boolean): Step[] {
     const declared = this.supertypes.get(type.id) ?? [];
-    const walk = (list: readonly { target: DefRef | null }[]): DefRef | null | undefined => {
-      for (const { target } of list) {
-        if (target === null) return null;
-        const found = this.mro(target, name, caller, seen, instance);
-        if (found !== undefined) return found;
-      }
-      return undefined;
-    };
-    const prepended = instance ? walk(declared.filter((s) => s.mixin === 'prepend').reverse()) : undefined;
-    if (prepended !== undefined) return prepended;
+    const seq = (list: readonly { target: DefRef | null }[]): Step[] => list.map(({ target }) => ({ seq: target, onUnresolved: 'stop' }));
+    if (this.spec.mixins === true) {
+      const inherits = seq(declared.filter((s) => s.relation === 'inherits'));
+      if (!instance) return [{ own: true }, ...(declared.some((s) => s.mixin === 'extend') ? [{ seq: null, onUnresolved: 'stop' } as const] : []), ...inherits];
+      return [...seq(declared.filter((s) => s.mixin === 'prepend').reverse()), { own: true }, ...seq(declared.filter((s) => s.mixin === 'include').reverse()), ...inherits];
+    }
+    const classes = declared.filter((s) => s.relation === 'inherits' && s.target?.kind !== 'interface');
+    const others = declared.filter((s) => !classes.includes(s) && s.target !== null).map((s) => s.target as DefRef);
+    const steps: Step[] = [{ own: true }];
+    if (classes.length === 1) steps.push({ seq: classes[0]?.target ?? null, onUnresolved: 'end' });
+    else if (classes.length > 1) steps.push({ group: classes.filter((s) => s.target !== null).map((s) => s.target as DefRef) });
+    if (others.length > 0) steps.push({ group: others });
+    return steps;
+  }
+
+  /** The walk's own-member step: `name` declared by `type` (null when the type's file declares it more than once). */
+  ownMember(type: DefRef, name: string, caller: string): Answer {
     const own = this.member(type, name, caller);
     if (own !== null) return own;
-    if (this.infos.get(type.file)?.defs.has(`${type.qname}.${name}`) === true) return null;
-    if (!instance && declared.some((s) => s.mixin === 'extend')) return null;
-    return walk([...(instance ? declared.filter((s) => s.mixin === 'include').reverse() : []), ...declared.filter((s) => s.relation === 'inherits')]);
+    return this.infos.get(type.file)?.defs.has(`${type.qname}.${name}`) === true ? null : undefined;
+  }
+
+  /** Whether file `caller` declares a member named `name` (of any type): only then can it change a member lookup's answer. */
+  callerMatters(caller: string, name: string): boolean {
+    let names = this.memberNames.get(caller);
+    if (names === undefined) {
+      names = new Set([...(this.infos.get(caller)?.defs.keys() ?? [])].map((qname) => qname.slice(qname.lastIndexOf('.') + 1).replace(/~\d+$/, '')));
+      this.memberNames.set(caller, names);
+    }
+    return names.has(name);
   }
 
   /** The one `static` member `name` of the types opened by static on-demand imports; null when none or several declare it. */
@@ -217,7 +228,7 @@ class TreeLinker {
     const parent = supers.length === 1 ? supers[0]?.target : null;
     // A class that names itself as its parent (invalid code, its inherits edge dropped) has no parent to call.
     if (parent === null || parent === undefined || parent.id === selfDef?.id) return null;
-    return this.mro(parent, name, info.path, new Set(), true) ?? null;
+    return this.walk.answer(parent, name, info.path, true) ?? null;
   }
 
   resolvePath(info: FileInfo, owner: string, path: readonly string[]): DefRef | null {
@@ -239,7 +250,7 @@ class TreeLinker {
         // included modules. PHP's `self::`/`static::` and `$this->` reach both sides.
         const caller = info.defs.get(owner);
         const instance = this.spec.staticCalls === 'named' || (caller !== undefined && !this.isScopeKind(caller.kind) && caller.static !== true);
-        return this.mro(selfDef, name, info.path, new Set(), instance) ?? null;
+        return this.walk.answer(selfDef, name, info.path, instance) ?? null;
       }
       if (own !== null || this.spec.implicitSelf !== true || info.defs.has(qname)) return own;
       const imported = this.lookupName(info, owner, name);
