@@ -40,8 +40,8 @@ export interface WalkHost {
   plan(type: DefRef, instance: boolean): readonly Step[];
   /** The member `name` declared by `type` itself, seen from a call in `caller`: the definition, null when unproven (overloaded), undefined when none. */
   own(type: DefRef, name: string, caller: string): Answer;
-  /** Whether a member lookup of `name` may depend on the calling file `caller` (it declares a member of that name). */
-  callerMatters(caller: string, name: string): boolean;
+  /** What a member lookup of `name` from a call in file `caller` may depend on besides the type (part of the memo key). */
+  callerKey(caller: string, name: string): string;
 }
 
 const PENDING = Symbol('pending');
@@ -70,7 +70,7 @@ export class AncestorWalk {
    * on, as a `super` call does), for a call in file `caller`, on the instance side or the class side.
    */
   answer(type: DefRef, name: string, caller: string, instance: boolean, afterOwn = false): Answer {
-    const suffix = `\u0000${name}\u0000${instance ? 'i' : 'c'}\u0000${this.host.callerMatters(caller, name) ? caller : ''}`;
+    const suffix = `\u0000${name}\u0000${instance ? 'i' : 'c'}\u0000${this.host.callerKey(caller, name)}`;
     const rootKey = `${type.id}${suffix}${afterOwn ? '\u0000after' : ''}`;
     if (this.memo.has(rootKey)) {
       const cached = this.memo.get(rootKey);
