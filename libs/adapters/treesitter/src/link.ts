@@ -183,7 +183,9 @@ class TreeLinker {
       const hit = this.ref(info.path, qname) ?? (info.defs.has(qname) ? null : this.unique(others, qname));
       if (hit !== null || info.defs.has(qname)) return hit;
     }
-    return null;
+    // `Base::m()` where Base inherits m: qualified lookup in Base's scope sees its ancestors' members.
+    const type = path.length === 2 && this.spec.inherits === true ? this.dotted(info, owner, path.slice(0, 1)) : null;
+    return type !== null && TYPES.has(type.kind) ? (this.walk.answer(type, path[1] as string, info.path, true) ?? null) : null;
   }
 
   /**
