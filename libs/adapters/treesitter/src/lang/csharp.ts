@@ -1,8 +1,8 @@
 /**
  * C# for the tree-sitter family (grammar tree-sitter-c-sharp from @vscode/tree-sitter-wasm):
  * classes, interfaces, structs, enums and records (nested ones qualified, `Outer.Inner`), methods
- * and constructors (`A.M`, constructor `A.A`; overloads get `~2` and calls to them stay
- * unresolved); exported = `public`; tests by `[Test]`/`[Fact]`/`[Theory]`/`[TestMethod]` and
+ * and constructors (`A.M`, constructor `A.A`; overloads get `~2`, and a call reaches the one whose
+ * arity admits its argument count); exported = `public`; tests by `[Test]`/`[Fact]`/`[Theory]`/`[TestMethod]` and
  * `*Tests.cs` or a `test`/`tests` folder; entry point `static Main`. Namespaces resolve to the files
  * that declare them (csharp-resolve.ts).
  */
@@ -95,7 +95,7 @@ function imports(node: SyntaxNode): TreeImport[] | null {
 }
 
 function callee(node: SyntaxNode): string[] | null | undefined {
-  // `: base(...)` calls the base class's constructor; `: this(...)` another of the own class's (overloaded: unproven).
+  // `: base(...)` calls the base class's constructor; `: this(...)` another of the own class's (not linked).
   if (node.type === 'constructor_initializer') return node.children.some((c) => c?.type === 'base') ? ['<super>', '<init>'] : null;
   if (node.type !== 'invocation_expression') return undefined;
   const fn = node.childForFieldName('function');

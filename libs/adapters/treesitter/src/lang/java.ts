@@ -1,8 +1,8 @@
 /**
  * Java for the tree-sitter family (grammar tree-sitter-java from @vscode/tree-sitter-wasm):
  * classes, interfaces, enums, records and annotation types (nested ones qualified, `Outer.Inner`),
- * methods and constructors (`A.m`, constructor `A.A`; overloads get `~2`, `~3` and calls to an
- * overloaded name stay unresolved); exported = `public`; tests under `src/test/` or `*Test.java`
+ * methods and constructors (`A.m`, constructor `A.A`; overloads get `~2`, `~3`, and a call to an
+ * overloaded name reaches the one whose arity admits its argument count); exported = `public`; tests under `src/test/` or `*Test.java`
  * and `@Test` methods; entry point `public static void main`. Imports resolve by package folders
  * under the source roots (java-resolve.ts).
  */
@@ -102,7 +102,7 @@ function imports(node: SyntaxNode): TreeImport[] | null {
 }
 
 function callee(node: SyntaxNode): string[] | null | undefined {
-  // `super(...)` calls the superclass's constructor; `this(...)` another of the own class's (overloaded: unproven).
+  // `super(...)` calls the superclass's constructor; `this(...)` another of the own class's (not linked).
   if (node.type === 'explicit_constructor_invocation') return node.childForFieldName('constructor')?.type === 'super' ? ['<super>', '<init>'] : null;
   if (node.type !== 'method_invocation') return undefined;
   const name = node.childForFieldName('name')?.text;
