@@ -243,3 +243,17 @@ describe('overloads by arity', () => {
     ]);
   });
 });
+
+describe('the ancestor walk on unresolved and cyclic ancestry', () => {
+  it('keeps the 1.1 fallbacks when the superclass is not in the project, and ends on a cycle with no edge', () => {
+    const { link } = buildMemory(java, {
+      'src/q/Util.java': 'package q;\n\npublic class Util {\n  public static void pick() {}\n}\n',
+      'src/q/Job.java': 'package q;\n\nimport static q.Util.pick;\n\npublic class Job extends Thread {\n  void go() { pick(); }\n}\n',
+      'src/q/A.java': 'package q;\n\npublic class A extends B {\n  void a() { m(); }\n}\n',
+      'src/q/B.java': 'package q;\n\npublic class B extends A {\n  void b() { m(); a(); }\n}\n',
+    });
+    // Thread might declare pick(), but 1.1 linked the static import and still does; A and B extend each other (invalid
+    // code): m() is declared nowhere and gives none, B's a() is A's.
+    assert.deepEqual(edgeLines(link.edges, 'calls'), ['code:src/q/B.java#B.b calls code:src/q/A.java#A.a @4', 'code:src/q/Job.java#Job.go calls code:src/q/Util.java#Util.pick @6']);
+  });
+});
