@@ -295,6 +295,8 @@ class TreeLinker {
       const name = rest[0];
       if (name === undefined || rest.length !== 1) return null;
       if (selfType === '') return this.spec.plainSelfAtTop === true ? this.resolvePath(info, owner, [name]) : null;
+      // `this(...)`: another constructor of the own class, never an inherited one.
+      if (name === '<init>') return this.ref(info.path, `${selfType}.${selfType.slice(selfType.lastIndexOf('.') + 1)}`);
       const qname = `${selfType}.${name}`;
       const own = this.ref(info.path, qname) ?? this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), qname);
       const selfDef = this.ref(info.path, selfType);

@@ -184,7 +184,7 @@ const OVERLOADS: Record<string, Record<string, string>> = {
     'src/p/Log.java': [
       'package p;', '',
       'public class Log {',
-      '  public Log() {}', '  public Log(int level) {}',
+      '  public Log() { this(1); }', '  public Log(int level) {}',
       '  void log(String s) {}', '  void log(String s, int n) {}', '  void log(String a, String b, Object... rest) {}',
       '  void pick(int n) {}', '  void pick(String s) {}',
       '}', '',
@@ -199,7 +199,7 @@ const OVERLOADS: Record<string, Record<string, string>> = {
   },
   csharp: {
     'src/Log.cs': [
-      'public class Log {', '  public Log() {}', '  public Log(int level) {}',
+      'public class Log {', '  public Log() : this(0) {}', '  public Log(int level) {}',
       '  public void Write(string s) {}', '  public void Write(string s, int n, int m = 0) {}', '  public void Write(params object[] all) {}',
       '  public void Flush(int n) {}', '  public void Flush() {}',
       '}', '',
@@ -222,7 +222,7 @@ describe('overloads by arity', () => {
     // log("a", "b", "c", "d") only the varargs one; pick(1) two of one parameter; log() none.
     assert.deepEqual(edgeLines(link.edges, 'calls'), [
       `code:src/p/App.java#App.App calls ${L}.Log~2 @4`,
-      `code:src/p/App.java#App.run calls ${L}.log @5`, `code:src/p/App.java#App.run calls ${L}.log~3 @5`,
+      `code:src/p/App.java#App.run calls ${L}.log @5`, `code:src/p/App.java#App.run calls ${L}.log~3 @5`, `${L}.Log calls ${L}.Log~2 @4`,
     ]);
   });
   it('c#: defaulted parameters are optional, a params array open-ended', async () => {
@@ -232,6 +232,7 @@ describe('overloads by arity', () => {
     assert.deepEqual(edgeLines(link.edges, 'calls'), [
       'code:src/App.cs#App.App calls code:src/Log.cs#Log.Log~2 @2', 'code:src/App.cs#App.Run calls code:src/Log.cs#Log.Flush @3',
       'code:src/App.cs#App.Run calls code:src/Log.cs#Log.Flush~2 @3', 'code:src/App.cs#App.Run calls code:src/Log.cs#Log.Write~3 @3',
+      'code:src/Log.cs#Log.Log calls code:src/Log.cs#Log.Log~2 @2',
     ]);
   });
   it('c++: (void) takes none, ... is open-ended, a default is optional', async () => {

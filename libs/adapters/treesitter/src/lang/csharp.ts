@@ -95,8 +95,8 @@ function imports(node: SyntaxNode): TreeImport[] | null {
 }
 
 function callee(node: SyntaxNode): string[] | null | undefined {
-  // `: base(...)` calls the base class's constructor; `: this(...)` another of the own class's (not linked).
-  if (node.type === 'constructor_initializer') return node.children.some((c) => c?.type === 'base') ? ['<super>', '<init>'] : null;
+  // `: base(...)` calls the base class's constructor, `: this(...)` another of the own class's (`<init>`: the constructor).
+  if (node.type === 'constructor_initializer') return node.children.some((c) => c?.type === 'base') ? ['<super>', '<init>'] : node.children.some((c) => c?.type === 'this') ? ['<self>', '<init>'] : null;
   if (node.type !== 'invocation_expression') return undefined;
   const fn = node.childForFieldName('function');
   if (fn === null) return null;

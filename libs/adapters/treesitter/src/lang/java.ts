@@ -102,8 +102,11 @@ function imports(node: SyntaxNode): TreeImport[] | null {
 }
 
 function callee(node: SyntaxNode): string[] | null | undefined {
-  // `super(...)` calls the superclass's constructor; `this(...)` another of the own class's (not linked).
-  if (node.type === 'explicit_constructor_invocation') return node.childForFieldName('constructor')?.type === 'super' ? ['<super>', '<init>'] : null;
+  // `super(...)` calls the superclass's constructor, `this(...)` another of the own class's (`<init>`: the constructor).
+  if (node.type === 'explicit_constructor_invocation') {
+    const which = node.childForFieldName('constructor')?.type;
+    return which === 'super' ? ['<super>', '<init>'] : which === 'this' ? ['<self>', '<init>'] : null;
+  }
   if (node.type !== 'method_invocation') return undefined;
   const name = node.childForFieldName('name')?.text;
   const object = node.childForFieldName('object');
