@@ -3,13 +3,19 @@
 // holding a chain of N Ruby modules (`module M<i>; include M<i-1>; def f<i>; base; end; end`, `base` defined only in M0) or N
 // PHP traits (`trait T<i> { use T<i-1>; function f<i>() { $this->base(); } }`), so every one of the N receiver calls names a
 // method N-i ancestors away; extracts and links it in this process (the compiled adapter) and prints the CPU time (user +
-// system, process.cpuUsage) of extraction and of linking, and the calls resolved. Prints figures; never asserts.
-// Usage: node ops/bench/mixin-chain.mjs [--lang ruby|php] [--n 6000]
-import { loadavg } from 'node:os';
+// system, process.cpuUsage) of extraction and of linking, and the calls resolved. With --sync, instead: the file in a project
+// of its own, and one cold `docforge sync` process on it, its user and system CPU and wall time from /usr/bin/time. Prints
+// figures; never asserts.
+// Usage: node ops/bench/mixin-chain.mjs [--lang ruby|php] [--n 6000] [--sync]
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { initTreeLanguage, treeAdapter } from '../../libs/adapters/treesitter/dist/src/whole.js';
 
-const { values } = parseArgs({ options: { lang: { type: 'string', default: 'ruby' }, n: { type: 'string', default: '6000' } } });
+const { values } = parseArgs({ options: { lang: { type: 'string', default: 'ruby' }, n: { type: 'string', default: '6000' }, sync: { type: 'boolean', default: false } } });
 const n = Number(values.n);
 const lang = values.lang;
 
@@ -25,10 +31,33 @@ function php() {
   return { path: 'src/Chain.php', content: `${out.join('\n')}\n` };
 }
 
+/** One cold `docforge sync` of the chain in a project of its own: CPU (user, system) and wall seconds. */
+function syncOnce(file) {
+  const root = path.join(tmpdir(), `docforge-mixin-chain-${lang}`);
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(path.join(root, path.dirname(file.path)), { recursive: true });
+  mkdirSync(path.join(root, 'docs'), { recursive: true });
+  writeFileSync(path.join(root, file.path), file.content);
+  writeFileSync(path.join(root, 'docs', 'index.md'), '# chain\n');
+  writeFileSync(path.join(root, 'docforge.toml'), ['schema_version = 1', '[project]', 'id = "chain"', 'name = "chain"', '[sources]', 'content_roots = ["docs"]',
+    'code_roots = ["."]', '[adapter]', `code = "${lang}"`, 'strategy = "ast"', ''].join('\n'));
+  const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'apps', 'cli', 'bin', 'docforge.js');
+  const run = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S wall %e', process.execPath, cli, 'sync'], { cwd: root, encoding: 'utf8' });
+  const times = /cpu ([\d.]+) ([\d.]+) wall ([\d.]+)/.exec(run.stderr ?? '');
+  if (run.status !== 0 || times === null) throw new Error(`docforge sync exited ${run.status}:\n${run.stdout}\n${run.stderr}`);
+  rmSync(root, { recursive: true, force: true });
+  return { user: Number(times[1]), system: Number(times[2]), wall: Number(times[3]) };
+}
+
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+const file = lang === 'php' ? php() : ruby();
+if (values.sync) {
+  const t = syncOnce(file);
+  console.log(`${lang} chain n=${n}, docforge sync: CPU ${(t.user + t.system).toFixed(2)} s (user ${t.user}, system ${t.system}), wall ${t.wall} s, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  process.exit(0);
+}
 await initTreeLanguage(lang);
 const adapter = treeAdapter(lang);
-const file = lang === 'php' ? php() : ruby();
 const t0 = cpu();
 const parsed = { path: file.path, ...adapter.extract({ path: file.path, content: file.content, strategy: 'ast', logic: false }) };
 const t1 = cpu();
