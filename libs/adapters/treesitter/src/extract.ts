@@ -33,6 +33,12 @@ export type ExtractResult = Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'l
 /** Kinds whose function members are methods. */
 const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'trait', 'enum', 'record']);
 
+/** The number of arguments of a call node (its `arguments` field or `argument_list` child, comments aside); null when it has none to count. */
+function argumentCount(node: SyntaxNode, isComment: (type: string) => boolean): number | null {
+  const list = node.childForFieldName('arguments') ?? node.children.find((c) => c?.type === 'argument_list') ?? null;
+  return list === null ? null : list.namedChildren.filter((c) => c !== null && !isComment(c.type)).length;
+}
+
 /** A node under construction. */
 interface Draft {
   id: string;
@@ -91,6 +97,8 @@ class Extractor {
   /** The function (or module) whose locals each call of {@link calls} is evaluated in, by index. */
   readonly callScopes: Draft[] = [];
   readonly bases: TreeBase[] = [];
+  /** Arity by draft qualified name (languages with overloads). */
+  readonly arity: Record<string, [number, number | null]> = {};
   readonly logicSteps: LogicStep[] = [];
   readonly logicFlows: LogicFlow[] = [];
   readonly module: Draft;
@@ -178,7 +186,8 @@ class Extractor {
     if (callee !== undefined) {
       // Outside any function (a field initializer, a C# operator or property body) the innermost definition calls.
       const owner = context.fn === this.module ? context.draft : context.fn;
-      this.calls.push({ owner: owner.qname, line: line(node), path: callee });
+      const args = spec.overloads === true && callee !== null ? argumentCount(node, spec.isComment) : null;
+      this.calls.push({ owner: owner.qname, line: line(node), path: callee, ...(args === null ? {} : { args }) });
       this.callScopes.push(context.fn);
       return context;
     }
@@ -217,6 +226,8 @@ class Extractor {
     draft.summary = cap(match.signature);
     draft.doc = cleanComment(precedingComments(match.docAnchor ?? node, spec.isComment, spec.skipBeforeDoc));
     draft.exported = match.exported;
+    if (match.arity !== undefined) this.arity[draft.qname] = [match.arity.min, match.arity.max];
+    else delete this.arity[draft.qname];
     for (const capability of match.capabilities) draft.capabilities.add(capability);
     for (const base of spec.bases?.(node) ?? []) this.bases.push({ owner: draft.qname, line: base.line, path: base.path, relation: base.relation, ...(base.mixin === undefined ? {} : { mixin: base.mixin }) });
     const isFunction = match.kind === 'function' || match.kind === 'method';
@@ -267,6 +278,7 @@ class Extractor {
       }));
     }
     const linkData: TreeLinkData = { version: TREE_LINK_DATA_VERSION, lang: this.spec.id, package: this.pkg, imports: this.imports, calls: this.calls, bases: this.bases };
+    if (this.spec.overloads === true) linkData.arity = this.arity;
     return { nodes, edges, issues, logic_steps: this.logicSteps, logic_flows: this.logicFlows, link_data: linkData };
   }
 }

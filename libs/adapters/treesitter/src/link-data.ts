@@ -32,9 +32,12 @@ export interface TreeCall {
   /**
    * Callee path: `['f']`, `['pkg', 'F']`, `['Type', 'm']`, `['<self>', 'm']` for a method of the
    * enclosing type through its receiver (Go receiver, Rust `self`, Java `this` or an unqualified
-   * call); null when the callee is no plain name path or its head is a local variable.
+   * call); `['<super>', 'm']` for `super.m()`/`base.M()` (`'<init>'`: the superclass's constructor, `super(...)`), `['<super>']`
+   * for Ruby's `super` (the caller's own name); null when the callee is no plain name path or its head is a local variable.
    */
   path: string[] | null;
+  /** How many arguments the call passes (languages with overloads; absent when not counted). */
+  args?: number;
 }
 
 /** One declared supertype (`class A extends B implements C`, Rust `impl T for S`). */
@@ -69,6 +72,8 @@ export interface TreeLinkData {
   bases: TreeBase[];
   /** Written by the lexical strategy only. */
   defs?: TreeDef[];
+  /** Arity `[min, max]` (max null: varargs) by qualified name (`m~2` too) of the methods and functions of languages with overloads. */
+  arity?: Record<string, [number, number | null]>;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -86,7 +91,8 @@ function isImport(value: unknown): boolean {
 }
 
 function isCall(value: unknown): boolean {
-  return isRecord(value) && typeof value['owner'] === 'string' && typeof value['line'] === 'number' && (value['path'] === null || isStringArray(value['path']));
+  return isRecord(value) && typeof value['owner'] === 'string' && typeof value['line'] === 'number' && (value['path'] === null || isStringArray(value['path']))
+    && (value['args'] === undefined || typeof value['args'] === 'number');
 }
 
 function isBase(value: unknown): boolean {
@@ -111,5 +117,7 @@ export function readTreeLinkData(value: unknown, lang: string): TreeLinkData | n
   if (!Array.isArray(calls) || !calls.every(isCall)) return null;
   if (!Array.isArray(bases) || !bases.every(isBase)) return null;
   if (defs !== undefined && (!Array.isArray(defs) || !defs.every(isDef))) return null;
+  const arity = value['arity'];
+  if (arity !== undefined && (!isRecord(arity) || !Object.values(arity).every((a) => Array.isArray(a) && a.length === 2 && typeof a[0] === 'number' && (a[1] === null || typeof a[1] === 'number')))) return null;
   return value as unknown as TreeLinkData;
 }

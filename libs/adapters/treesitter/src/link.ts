@@ -10,13 +10,7 @@ import { codeId } from '@docforge/core';
 import type { GraphEdge, LinkInput, LinkResult, ModuleResolver } from '@docforge/core';
 import { readTreeLinkData, type TreeLinkData } from './link-data.js';
 import type { ImportTarget, LanguageResolver, LanguageSpec, ResolveContext } from './spec.js';
-
-interface DefRef {
-  file: string;
-  qname: string;
-  id: string;
-  kind: string;
-}
+import { AncestorWalk, type Answer, type DefRef, type Step } from './link-walk.js';
 
 interface Binding {
   files?: string[];
@@ -59,8 +53,13 @@ class TreeLinker {
   };
   readonly context: ResolveContext;
   readonly rules: LanguageResolver;
-  /** Declared supertypes by type id, in declaration order (`target` null: named but not resolved), for {@link TreeLinker.mro}. */
+  /** Declared supertypes by type id, in declaration order (`target` null: named but not resolved), for {@link TreeLinker.plan}. */
   readonly supertypes = new Map<string, { target: DefRef | null; relation: string; mixin?: string }[]>();
+  /** The argument count of the call being linked (under `overloads`), read by {@link TreeLinker.ref}; undefined between calls. */
+  args: number | undefined = undefined;
+  /** Member names (last segments) declared per file, for {@link TreeLinker.callerKey}. */
+  readonly memberNames = new Map<string, Set<string>>();
+  readonly walk = new AncestorWalk({ plan: (type, instance) => this.plan(type, instance), own: (type, name, caller) => this.ownMember(type, name, caller), callerKey: (caller, name) => this.callerKey(caller, name) });
 
   constructor(readonly spec: LanguageSpec, files: readonly LinkInput[], resolver: ModuleResolver) {
     for (const file of files) {
@@ -92,12 +91,27 @@ class TreeLinker {
     else if (line < existing.line) existing.line = line;
   }
 
-  /** The definition `qname` of a file; null when absent or overloaded (a `qname~2` twin: which one is called is not proven). */
+  /**
+   * The definition `qname` of a file; null when absent or overloaded (a `qname~2` twin), unless under `overloads` the call
+   * being linked counts its arguments ({@link TreeLinker.args}) and exactly one of `qname`, `qname~2`, ... admits that count.
+   */
   ref(file: string, qname: string): DefRef | null {
-    const defs = this.infos.get(file)?.defs;
-    const def = defs?.get(qname);
-    if (def === undefined || defs?.has(`${qname}~2`) === true) return null;
-    return { file, qname, id: def.id, kind: def.kind };
+    const info = this.infos.get(file);
+    const def = info?.defs.get(qname);
+    if (info === undefined || def === undefined) return null;
+    if (!info.defs.has(`${qname}~2`)) return { file, qname, id: def.id, kind: def.kind };
+    const args = this.args;
+    const arity = info.data.arity;
+    if (args === undefined || arity === undefined) return null;
+    const admitting: string[] = [];
+    for (let n = 1, name = qname; info.defs.has(name); n += 1, name = `${qname}~${n}`) {
+      const range = arity[name];
+      if (range === undefined) return null;
+      if (range[0] <= args && (range[1] === null || args <= range[1])) admitting.push(name);
+    }
+    const only = admitting.length === 1 ? (admitting[0] as string) : undefined;
+    const chosen = only === undefined ? undefined : info.defs.get(only);
+    return only === undefined || chosen === undefined ? null : { file, qname: only, id: chosen.id, kind: chosen.kind };
   }
 
   /** The one definition named `qname` in `files` (null when none or several; under `reopenAcrossFiles` one class or module declared in several files counts once). */
@@ -169,36 +183,55 @@ class TreeLinker {
       const hit = this.ref(info.path, qname) ?? (info.defs.has(qname) ? null : this.unique(others, qname));
       if (hit !== null || info.defs.has(qname)) return hit;
     }
-    return null;
+    // `Base::m()` where Base inherits m: qualified lookup in Base's scope sees its ancestors' members.
+    const type = path.length === 2 && this.spec.inherits === true ? this.dotted(info, owner, path.slice(0, 1)) : null;
+    return type !== null && TYPES.has(type.kind) ? (this.walk.answer(type, path[1] as string, info.path, true) ?? null) : null;
   }
 
   /**
-   * Under `mixins` (Ruby, PHP): the member `name` of `type` in method resolution order. On the instance side (`instance`):
-   * the prepended modules (last first, each with its own ancestors), the type's own member, the included modules or used
-   * traits (last first), then the superclass; on the class side (a call on the class itself): the own member, then the
-   * superclass, and an `extend`ed module stops the search (it answers with instance methods the side rule does not pair).
-   * `implements` clauses (PHP interfaces) are skipped: they hold no bodies. Null when an ancestor met before a definition
-   * is not resolved (it could define `name`) or the name is overloaded there; undefined when none defines it.
+   * The steps of the ancestor walk ({@link AncestorWalk}) of `type`. Under `mixins` (Ruby, PHP), method resolution order: on
+   * the instance side the prepended modules (last first, each with its own ancestors), the type's own member, the included
+   * modules or used traits (last first), then the superclass; on the class side (a call on the class itself) the own member,
+   * then the superclass, and an `extend`ed module stops the search (it answers with instance methods the side rule does not
+   * pair); `implements` clauses (PHP interfaces) hold no bodies and are skipped; an unresolved ancestor stops the walk
+   * unproven. Otherwise (Java, C#, C++): the own member, the one superclass (unresolved: the walk ends with no answer), then
+   * the interfaces, or the several base classes of a C++ class, as one group whose one distinct answer counts.
    */
-  mro(type: DefRef, name: string, caller: string, seen: Set<string>, instance: boolean): DefRef | null | undefined {
-    if (seen.has(type.id)) return undefined;
-    seen.add(type.id);
+  plan(type: DefRef, instance: boolean): Step[] {
     const declared = this.supertypes.get(type.id) ?? [];
-    const walk = (list: readonly { target: DefRef | null }[]): DefRef | null | undefined => {
-      for (const { target } of list) {
-        if (target === null) return null;
-        const found = this.mro(target, name, caller, seen, instance);
-        if (found !== undefined) return found;
-      }
-      return undefined;
-    };
-    const prepended = instance ? walk(declared.filter((s) => s.mixin === 'prepend').reverse()) : undefined;
-    if (prepended !== undefined) return prepended;
+    const seq = (list: readonly { target: DefRef | null }[]): Step[] => list.map(({ target }) => ({ seq: target, onUnresolved: 'stop' }));
+    if (this.spec.mixins === true) {
+      const inherits = seq(declared.filter((s) => s.relation === 'inherits'));
+      if (!instance) return [{ own: true }, ...(declared.some((s) => s.mixin === 'extend') ? [{ seq: null, onUnresolved: 'stop' } as const] : []), ...inherits];
+      return [...seq(declared.filter((s) => s.mixin === 'prepend').reverse()), { own: true }, ...seq(declared.filter((s) => s.mixin === 'include').reverse()), ...inherits];
+    }
+    const classes = declared.filter((s) => s.relation === 'inherits' && s.target?.kind !== 'interface');
+    const others = declared.filter((s) => !classes.includes(s) && s.target !== null).map((s) => s.target as DefRef);
+    const steps: Step[] = [{ own: true }];
+    if (classes.length === 1) steps.push({ seq: classes[0]?.target ?? null, onUnresolved: 'end' });
+    else if (classes.length > 1) steps.push({ group: classes.filter((s) => s.target !== null).map((s) => s.target as DefRef) });
+    if (others.length > 0) steps.push({ group: others });
+    return steps;
+  }
+
+  /** The walk's own-member step: `name` declared by `type` (null when the type's file declares it more than once). */
+  ownMember(type: DefRef, name: string, caller: string): Answer {
     const own = this.member(type, name, caller);
     if (own !== null) return own;
-    if (this.infos.get(type.file)?.defs.has(`${type.qname}.${name}`) === true) return null;
-    if (!instance && declared.some((s) => s.mixin === 'extend')) return null;
-    return walk([...(instance ? declared.filter((s) => s.mixin === 'include').reverse() : []), ...declared.filter((s) => s.relation === 'inherits')]);
+    return this.infos.get(type.file)?.defs.has(`${type.qname}.${name}`) === true ? null : undefined;
+  }
+
+  /**
+   * The part of a walk's memo key the call adds: the calling file when it declares a member named `name` (of any type; only
+   * then can it change a member lookup's answer), and the argument count (it picks among overloads).
+   */
+  callerKey(caller: string, name: string): string {
+    let names = this.memberNames.get(caller);
+    if (names === undefined) {
+      names = new Set([...(this.infos.get(caller)?.defs.keys() ?? [])].map((qname) => qname.slice(qname.lastIndexOf('.') + 1).replace(/~\d+$/, '')));
+      this.memberNames.set(caller, names);
+    }
+    return names.has(name) ? `${caller}\u0000${this.args ?? ''}` : `\u0000${this.args ?? ''}`;
   }
 
   /** The one `static` member `name` of the types opened by static on-demand imports; null when none or several declare it. */
@@ -217,29 +250,68 @@ class TreeLinker {
     const parent = supers.length === 1 ? supers[0]?.target : null;
     // A class that names itself as its parent (invalid code, its inherits edge dropped) has no parent to call.
     if (parent === null || parent === undefined || parent.id === selfDef?.id) return null;
-    return this.mro(parent, name, info.path, new Set(), true) ?? null;
+    return this.walk.answer(parent, name, info.path, true) ?? null;
+  }
+
+  /**
+   * The superclass of a class-like `type` a `super`/`base` call reaches: the first declared `inherits` supertype, resolved to a
+   * class, struct or record (Java's `extends`, the first entry of a C# base list); null otherwise.
+   */
+  superclass(type: DefRef): DefRef | null {
+    const declared = (this.supertypes.get(type.id) ?? []).filter((s) => s.relation === 'inherits');
+    const first = declared[0]?.target ?? null;
+    return first === null || first.id === type.id || first.kind === 'interface' || !TYPES.has(first.kind) ? null : first;
+  }
+
+  /**
+   * A `<super>` call of method `owner`: Java `super.m()`/`super(...)` and C# `base.M()`/`: base(...)` through the superclass (a
+   * constructor, `<init>`, is the superclass's own constructor, never an inherited one); Ruby's bare `super` the caller's own
+   * name after the caller's class in method resolution order (instance side: its included modules then the superclass; a
+   * singleton method: the superclass's singleton side). A method of a Ruby module has no proven `super` (it depends on where
+   * the module is included). Null when not proven.
+   */
+  superMember(info: FileInfo, owner: string, rest: readonly string[]): DefRef | null {
+    const caller = info.defs.get(owner);
+    if (caller === undefined || !CALLABLE.has(caller.kind) || rest.length > 1) return null;
+    const selfDef = this.ref(info.path, parentQname(owner));
+    if (selfDef === null || !TYPES.has(selfDef.kind)) return null;
+    const name = rest[0] ?? (owner.slice(owner.lastIndexOf('.') + 1).replace(/~\d+$/, ''));
+    if (this.spec.mixins === true) return rest.length === 0 && selfDef.kind === 'class' ? (this.walk.answer(selfDef, name, info.path, caller.static !== true, true) ?? null) : null;
+    if (this.spec.inherits !== true || rest.length === 0) return null;
+    const parent = this.superclass(selfDef);
+    if (parent === null) return null;
+    if (name === '<init>') return this.member(parent, parent.qname.slice(parent.qname.lastIndexOf('.') + 1), info.path);
+    return this.walk.answer(parent, name, info.path, true) ?? null;
   }
 
   resolvePath(info: FileInfo, owner: string, path: readonly string[]): DefRef | null {
     const [head, ...rest] = path;
     if (head === undefined) return null;
     if (head === '<parent>') return rest.length === 1 && this.spec.mixins === true ? this.parentMember(info, owner, rest[0] as string) : null;
+    if (head === '<super>') return this.superMember(info, owner, rest);
     if (head === '<self>') {
       // A call owned by a type (outside any method) names that type's members; a method's, its type's.
       const selfType = this.isScopeKind(info.defs.get(owner)?.kind) ? owner : parentQname(owner);
       const name = rest[0];
       if (name === undefined || rest.length !== 1) return null;
       if (selfType === '') return this.spec.plainSelfAtTop === true ? this.resolvePath(info, owner, [name]) : null;
+      // `this(...)`: another constructor of the own class, never an inherited one.
+      if (name === '<init>') return this.ref(info.path, `${selfType}.${selfType.slice(selfType.lastIndexOf('.') + 1)}`);
       const qname = `${selfType}.${name}`;
       const own = this.ref(info.path, qname) ?? this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), qname);
-      if (own === null && this.spec.selfThenName === true && !info.defs.has(qname)) return this.resolvePath(info, owner, [name]);
       const selfDef = this.ref(info.path, selfType);
+      if (own === null && this.spec.inherits === true && selfDef !== null && !info.defs.has(qname)) {
+        // Inherited: the nearest ancestor declaring the name; an unproven one (overloaded, two bases) gives none.
+        const inherited = this.walk.answer(selfDef, name, info.path, true, true);
+        if (inherited !== undefined) return inherited;
+      }
+      if (own === null && this.spec.selfThenName === true && !info.defs.has(qname)) return this.resolvePath(info, owner, [name]);
       if (this.spec.mixins === true && selfDef !== null) {
         // A singleton method or a type body calls on the class (Ruby): its ancestors are the superclasses only, not the
         // included modules. PHP's `self::`/`static::` and `$this->` reach both sides.
         const caller = info.defs.get(owner);
         const instance = this.spec.staticCalls === 'named' || (caller !== undefined && !this.isScopeKind(caller.kind) && caller.static !== true);
-        return this.mro(selfDef, name, info.path, new Set(), instance) ?? null;
+        return this.walk.answer(selfDef, name, info.path, instance) ?? null;
       }
       if (own !== null || this.spec.implicitSelf !== true || info.defs.has(qname)) return own;
       const imported = this.lookupName(info, owner, name);
@@ -309,7 +381,7 @@ class TreeLinker {
   sideMatches(info: FileInfo, owner: string, path: readonly string[], target: DefRef): boolean {
     if (this.spec.staticCalls === undefined || !target.qname.includes('.')) return true;
     const targetStatic = this.infos.get(target.file)?.defs.get(target.qname)?.static === true;
-    if (path[0] !== '<self>' && path[0] !== '<parent>') return targetStatic;
+    if (path[0] !== '<self>' && path[0] !== '<parent>' && path[0] !== '<super>') return targetStatic;
     if (this.spec.staticCalls === 'named') return true;
     const caller = info.defs.get(owner);
     const callerStatic = caller === undefined || this.isScopeKind(caller.kind) || caller.static === true;
@@ -321,7 +393,9 @@ class TreeLinker {
     for (const call of info.data.calls) {
       stat(this.stats, 'calls_total');
       const sourceId = call.owner === '' ? info.moduleId : info.defs.get(call.owner)?.id;
+      this.args = this.spec.overloads === true ? call.args : undefined;
       const found = sourceId === undefined || call.path === null ? null : this.resolvePath(info, call.owner, call.path);
+      this.args = undefined;
       const target = found !== null && call.path !== null && this.sideMatches(info, call.owner, call.path, found) ? found : null;
       if (sourceId === undefined || target === null || !CALLABLE.has(target.kind)) {
         stat(this.stats, 'calls_unresolved');

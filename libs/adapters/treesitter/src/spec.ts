@@ -28,6 +28,11 @@ export interface DefinitionMatch {
   receiver: string | null;
   /** Names the parameters bind. */
   params: readonly string[];
+  /**
+   * How many arguments a call may pass (a method or function of a language with {@link LanguageSpec.overloads}): `min`
+   * without the defaulted parameters, `max` null with varargs (Java `...`, C# `params`, C/C++ `...`).
+   */
+  arity?: { min: number; max: number | null };
   /** Node whose preceding comments are the doc comment (default: the definition node). */
   docAnchor?: SyntaxNode;
   /**
@@ -194,6 +199,18 @@ export interface LanguageSpec {
    * `parent::m()` (`<parent>`) through the one superclass.
    */
   mixins?: boolean;
+  /**
+   * Whether a `<self>` call naming no member of the caller's type follows its declared supertypes (Java, C#, C++): the own
+   * member, the one superclass's answer, then the interfaces (or a C++ class's several bases) as a group whose one distinct
+   * declaration counts; an unresolved superclass ends the walk with no answer, and the call falls back to the rules before
+   * (static imports, a free function). `<super>` calls (`super.m()`, `base.M()`, `super(...)`) need it or `mixins`.
+   */
+  inherits?: boolean;
+  /**
+   * Whether a name declared more than once in a type (overloads, `m` and `m~2`) resolves by the call's argument count (Java,
+   * C#, C++): the one declaration whose arity admits the count; none when several or none do, or one has no arity.
+   */
+  overloads?: boolean;
   /** Whether a `<self>` call that names no member resolves as a plain name (C++: a free function called from a method). */
   selfThenName?: boolean;
   /**

@@ -33,3 +33,21 @@ describe('go adapter on a generated file of repeated definitions', () => {
     assert.equal(calls.filter((e) => e.source_id.startsWith('code:big.go#init')).length, MAX_DEFINITIONS_PER_FILE - 1);
   });
 });
+
+// Issue 33 leftover 4: a 6,000-long Ruby `include` chain cost O(N²) in the linker's method resolution order (18.9 s CPU,
+// ops/bench/mixin-chain.mjs) and overflowed the main thread's stack when a call's walk started at the far end of the chain.
+// Pins behaviour, not time: the walk keeps its own stack and answers every call, whichever end the file starts at.
+describe('ruby adapter on a generated 6,000-long include chain', () => {
+  it('resolves every receiver call through the chain to the one module declaring it', async () => {
+    const ruby = await adapterFor('ruby');
+    const n = 6_000;
+    const lines: string[] = [];
+    for (let i = n - 1; i >= 1; i -= 1) lines.push(`module M${i}`, `  include M${i - 1}`, `  def f${i}`, '    base()', '  end', 'end');
+    lines.push('module M0', '  def base', '  end', 'end');
+    const result = ruby.extract({ path: 'lib/chain.rb', content: `${lines.join('\n')}\n`, strategy: 'ast', logic: false });
+    const link = ruby.link([{ path: 'lib/chain.rb', ...result }], { hasFile: (p) => p === 'lib/chain.rb', readText: () => null });
+    const calls = link.edges.filter((e) => e.relation === 'calls');
+    assert.equal(calls.length, n - 1);
+    assert.ok(calls.every((e) => e.target_id === 'code:lib/chain.rb#M0.base'));
+  });
+});

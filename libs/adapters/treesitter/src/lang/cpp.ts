@@ -63,6 +63,18 @@ function access(node: SyntaxNode, parentKind: string): string {
   return parentKind === 'class' ? 'private' : 'public';
 }
 
+/**
+ * The arity of a function declarator's `parameter_list`: each parameter counts, one with a default value is optional, `(void)`
+ * is none, and `...` or a parameter pack makes it varargs.
+ */
+function arity(list: SyntaxNode | null): { min: number; max: number | null } {
+  const params = list === null ? [] : named(list).filter((p) => /parameter_declaration$/.test(p.type));
+  if (params.length === 1 && params[0]?.type === 'parameter_declaration' && params[0].childForFieldName('declarator') === null && params[0].childForFieldName('type')?.text === 'void') return { min: 0, max: 0 };
+  const varargs = list !== null && (list.children.some((c) => c?.type === '...') || params.some((p) => p.type === 'variadic_parameter_declaration'));
+  const fixed = params.filter((p) => p.type !== 'variadic_parameter_declaration');
+  return { min: fixed.filter((p) => p.type === 'parameter_declaration').length, max: varargs ? null : fixed.length };
+}
+
 function signature(node: SyntaxNode): string {
   const body = node.childForFieldName('body');
   const text = body === null ? node.text : node.text.slice(0, body.startIndex - node.startIndex);
@@ -114,7 +126,7 @@ function definition(node: SyntaxNode, parent: { kind: string; qname: string; tes
   const body = node.type === 'function_definition' ? node.childForFieldName('body') : null;
   return {
     kind: member ? 'method' : 'function', name, qualifier, signature: signature(node), capabilities, exported, body,
-    receiver: null, params: [], declaration: body === null,
+    receiver: null, params: [], declaration: body === null, arity: arity(declarator?.childForFieldName('parameters') ?? null),
   };
 }
 
@@ -248,6 +260,8 @@ export const CPP_SPEC: LanguageSpec = {
   selfThenName: true,
   callableLocals: true,
   dottedPaths: true,
+  inherits: true,
+  overloads: true,
   pathKinds: set('namespace'),
   resolver: cppResolver,
 };

@@ -1,8 +1,8 @@
 /**
  * C# for the tree-sitter family (grammar tree-sitter-c-sharp from @vscode/tree-sitter-wasm):
  * classes, interfaces, structs, enums and records (nested ones qualified, `Outer.Inner`), methods
- * and constructors (`A.M`, constructor `A.A`; overloads get `~2` and calls to them stay
- * unresolved); exported = `public`; tests by `[Test]`/`[Fact]`/`[Theory]`/`[TestMethod]` and
+ * and constructors (`A.M`, constructor `A.A`; overloads get `~2`, and a call reaches the one whose
+ * arity admits its argument count); exported = `public`; tests by `[Test]`/`[Fact]`/`[Theory]`/`[TestMethod]` and
  * `*Tests.cs` or a `test`/`tests` folder; entry point `static Main`. Namespaces resolve to the files
  * that declare them (csharp-resolve.ts).
  */
@@ -53,6 +53,17 @@ function bases(node: SyntaxNode): { path: string[]; relation: 'inherits' | 'impl
   return out;
 }
 
+/**
+ * The arity of a `parameter_list`: each `parameter` counts, one with a default value (`int n = 1`) is optional; a `params`
+ * array or `__arglist` makes it varargs (the grammar leaves a `params` parameter outside any `parameter` node).
+ */
+function arity(list: SyntaxNode | null): { min: number; max: number | null } {
+  const params = list === null ? [] : named(list).filter((p) => p.type === 'parameter');
+  const varargs = list !== null && list.children.some((c) => c?.type === 'params' || c?.type === '__arglist');
+  const optional = params.filter((p) => named(p).some((c) => c.type !== 'identifier' && c.type !== 'attribute_list' && c.type !== 'modifier' && p.childForFieldName('type')?.startIndex !== c.startIndex)).length;
+  return { min: params.length - optional, max: varargs ? null : params.length };
+}
+
 function definition(node: SyntaxNode, parent: { kind: string; qname: string; testFile: boolean }): DefinitionMatch | null {
   const name = node.childForFieldName('name')?.text;
   if (name === undefined) return null;
@@ -68,7 +79,10 @@ function definition(node: SyntaxNode, parent: { kind: string; qname: string; tes
   if (name === 'Main' && /\bstatic\b/.test(mods)) capabilities.push('entrypoint');
   const params = new Set<string>();
   for (const param of named(node.childForFieldName('parameters') ?? node)) identifiersUnder(param.childForFieldName('name'), IDENT, params);
-  return { kind: 'method', name, signature: signature(node), capabilities, exported, body: node.childForFieldName('body'), receiver: null, params: [...params] };
+  return {
+    kind: 'method', name, signature: signature(node), capabilities, exported, body: node.childForFieldName('body'), receiver: null, params: [...params],
+    arity: arity(node.childForFieldName('parameters')),
+  };
 }
 
 function imports(node: SyntaxNode): TreeImport[] | null {
@@ -81,6 +95,8 @@ function imports(node: SyntaxNode): TreeImport[] | null {
 }
 
 function callee(node: SyntaxNode): string[] | null | undefined {
+  // `: base(...)` calls the base class's constructor, `: this(...)` another of the own class's (`<init>`: the constructor).
+  if (node.type === 'constructor_initializer') return node.children.some((c) => c?.type === 'base') ? ['<super>', '<init>'] : node.children.some((c) => c?.type === 'this') ? ['<self>', '<init>'] : null;
   if (node.type !== 'invocation_expression') return undefined;
   const fn = node.childForFieldName('function');
   if (fn === null) return null;
@@ -89,6 +105,7 @@ function callee(node: SyntaxNode): string[] | null | undefined {
   if (fn.type !== 'member_access_expression') return null;
   const target = fn.childForFieldName('expression');
   const name = fn.childForFieldName('name');
+  if (name?.type === 'identifier' && target?.type === 'base') return ['<super>', name.text];
   if (target === null || name === null || name.type !== 'identifier') return null;
   if (target.type === 'this') return ['<self>', name.text];
   return target.type === 'identifier' ? [target.text, name.text] : null;
@@ -147,7 +164,7 @@ export const CSHARP_SPEC: LanguageSpec = {
   grammar: 'tree-sitter-c-sharp.wasm',
   extensions: ['.cs'],
   keywords: KEYWORDS,
-  interesting: set(...Object.keys(TYPE_DECLS), 'method_declaration', 'constructor_declaration', 'using_directive', 'invocation_expression',
+  interesting: set(...Object.keys(TYPE_DECLS), 'method_declaration', 'constructor_declaration', 'using_directive', 'invocation_expression', 'constructor_initializer',
     'variable_declarator', 'catch_declaration', 'declaration_expression', 'parameter', 'local_function_statement', 'foreach_statement'),
   isTestPath: (path) => /(^|\/)tests?\//i.test(path) || /Tests?\.cs$/.test(path),
   isComment,
@@ -164,6 +181,8 @@ export const CSHARP_SPEC: LanguageSpec = {
   logic: LOGIC,
   lexical,
   implicitSelf: true,
+  inherits: true,
+  overloads: true,
   resolver: csharpResolver,
   api: csharpApi,
 };

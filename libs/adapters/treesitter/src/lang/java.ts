@@ -1,8 +1,8 @@
 /**
  * Java for the tree-sitter family (grammar tree-sitter-java from @vscode/tree-sitter-wasm):
  * classes, interfaces, enums, records and annotation types (nested ones qualified, `Outer.Inner`),
- * methods and constructors (`A.m`, constructor `A.A`; overloads get `~2`, `~3` and calls to an
- * overloaded name stay unresolved); exported = `public`; tests under `src/test/` or `*Test.java`
+ * methods and constructors (`A.m`, constructor `A.A`; overloads get `~2`, `~3`, and a call to an
+ * overloaded name reaches the one whose arity admits its argument count); exported = `public`; tests under `src/test/` or `*Test.java`
  * and `@Test` methods; entry point `public static void main`. Imports resolve by package folders
  * under the source roots (java-resolve.ts).
  */
@@ -62,6 +62,13 @@ function bases(node: SyntaxNode): { path: string[]; relation: 'inherits' | 'impl
   return out;
 }
 
+/** The arity of a method's `formal_parameters`: each `formal_parameter` counts, a `spread_parameter` (`String... xs`) makes it varargs. */
+function arity(list: SyntaxNode | null): { min: number; max: number | null } {
+  const params = list === null ? [] : named(list);
+  const min = params.filter((p) => p.type === 'formal_parameter').length;
+  return { min, max: params.some((p) => p.type === 'spread_parameter') ? null : min };
+}
+
 function definition(node: SyntaxNode, parent: { kind: string; qname: string; testFile: boolean }): DefinitionMatch | null {
   const name = node.childForFieldName('name')?.text;
   if (name === undefined) return null;
@@ -80,7 +87,7 @@ function definition(node: SyntaxNode, parent: { kind: string; qname: string; tes
   for (const param of named(node.childForFieldName('parameters') ?? node)) identifiersUnder(param.childForFieldName('name'), IDENT, params);
   return {
     kind: 'method', name, signature: signature(node), capabilities, exported, body: node.childForFieldName('body'),
-    receiver: null, params: [...params],
+    receiver: null, params: [...params], arity: arity(node.childForFieldName('parameters')),
   };
 }
 
@@ -95,12 +102,18 @@ function imports(node: SyntaxNode): TreeImport[] | null {
 }
 
 function callee(node: SyntaxNode): string[] | null | undefined {
+  // `super(...)` calls the superclass's constructor, `this(...)` another of the own class's (`<init>`: the constructor).
+  if (node.type === 'explicit_constructor_invocation') {
+    const which = node.childForFieldName('constructor')?.type;
+    return which === 'super' ? ['<super>', '<init>'] : which === 'this' ? ['<self>', '<init>'] : null;
+  }
   if (node.type !== 'method_invocation') return undefined;
   const name = node.childForFieldName('name')?.text;
   const object = node.childForFieldName('object');
   if (name === undefined) return null;
   // An unqualified call names a method of the enclosing class (or a static import, tried after it).
   if (object === null || object.type === 'this') return ['<self>', name];
+  if (object.type === 'super') return ['<super>', name];
   if (object.type === 'identifier') return [object.text, name];
   return null;
 }
@@ -169,7 +182,7 @@ export const JAVA_SPEC: LanguageSpec = {
   grammar: 'tree-sitter-java.wasm',
   extensions: ['.java'],
   keywords: KEYWORDS,
-  interesting: set(...Object.keys(TYPE_DECLS), 'method_declaration', 'constructor_declaration', 'import_declaration', 'package_declaration', 'method_invocation',
+  interesting: set(...Object.keys(TYPE_DECLS), 'method_declaration', 'constructor_declaration', 'import_declaration', 'package_declaration', 'method_invocation', 'explicit_constructor_invocation',
     'variable_declarator', 'catch_formal_parameter', 'enhanced_for_statement', 'resource', 'lambda_expression'),
   isTestPath: (path) => /(^|\/)src\/test\//.test(path) || /(^|\/)[^/]*Tests?\.java$/.test(path),
   isComment,
@@ -188,6 +201,8 @@ export const JAVA_SPEC: LanguageSpec = {
   logic: LOGIC,
   lexical,
   implicitSelf: true,
+  inherits: true,
+  overloads: true,
   resolver: javaResolver,
   api: javaApi,
 };

@@ -115,8 +115,12 @@ function imports(node: SyntaxNode): TreeImport[] | null {
 
 /** A call's path: unqualified `m` and `self.m` name the receiver (`<self>` / `self`), `C.m` and `A::B.m` a constant path; others none. */
 function callee(node: SyntaxNode): string[] | null | undefined {
+  // Bare `super` (a node of its own) and `super(...)` (a call whose method is `super`) call the same-named method of the
+  // nearest ancestor (`<super>`, its name the caller's); the `super` inside such a call is no second call.
+  if (node.type === 'super') return node.parent?.type === 'call' && node.parent.childForFieldName('method')?.startIndex === node.startIndex ? undefined : ['<super>'];
   if (node.type !== 'call') return undefined;
   const method = node.childForFieldName('method');
+  if (method?.type === 'super') return ['<super>'];
   if (method === null || (method.type !== 'identifier' && method.type !== 'constant')) return null;
   // `self.x = v` calls the setter `x=`; `self.x ||= v` both the reader and the setter (not one proven target).
   const parent = node.parent;
@@ -223,7 +227,7 @@ export const RUBY_SPEC: LanguageSpec = {
   grammar: 'tree-sitter-ruby.wasm',
   extensions: ['.rb'],
   keywords: KEYWORDS,
-  interesting: set('class', 'module', 'method', 'singleton_method', 'call'),
+  interesting: set('class', 'module', 'method', 'singleton_method', 'call', 'super'),
   isTestPath: (path) => /(^|\/)(test|spec)s?\//.test(path) || /_(test|spec)\.rb$/.test(path) || /(^|\/)test_[^/]*\.rb$/.test(path),
   isComment,
   moduleFacts: () => ({ pkg: null, doc: '' }),
