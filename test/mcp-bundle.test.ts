@@ -96,13 +96,18 @@ function indexedExample(): Promise<string> {
 }
 
 /**
- * The compiled entry's answers on {@link indexedExample}, the reference every launcher path is compared with: one compiled session
- * for the file (the answers of one publication do not change between sessions; the first test compares two sessions itself).
+ * The compiled entry's session on {@link indexedExample}, the reference every launcher path is compared with: one compiled session
+ * for the file (the answers of one publication do not change between sessions).
  */
-let reference: Promise<unknown[]> | null = null;
-function compiledAnswers(): Promise<unknown[]> {
-  reference ??= (async () => answers((await session(COMPILED, await indexedExample())).stdout))();
+let reference: Promise<Run> | null = null;
+function compiledRun(): Promise<Run> {
+  reference ??= (async () => session(COMPILED, await indexedExample()))();
   return reference;
+}
+
+/** {@link answers} of {@link compiledRun}. */
+async function compiledAnswers(): Promise<unknown[]> {
+  return answers((await compiledRun()).stdout);
 }
 
 const MCP_APP: LauncherApp = { app: APP, launcher: 'bin/docforge-mcp.js', bundle: 'main.cjs' };
@@ -120,7 +125,7 @@ test('the bundle manifest lists the compiled server and its libraries, and the b
 
 test('a start through the bundle answers initialize, tools/list and a search as the compiled entry does, MCP frames only on stdout', async () => {
   const root = await indexedExample();
-  const compiled = await session(COMPILED, root);
+  const compiled = await compiledRun();
   assert.equal(compiled.status, 0);
   const bundled = await session(LAUNCHER, root);
   assert.deepEqual(bundled.trace, ['bundle used']);
