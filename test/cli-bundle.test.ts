@@ -10,7 +10,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { bundleState } from '@docforge/accelerate';
 import path from 'node:path';
 import { CLI_COMPILED, REPO_ROOT } from './helpers/paths.js';
-import { exampleProjectCopy, tempDir } from './helpers/projects.js';
+import { exampleProjectCopy, sharedExampleProject, tempDir } from './helpers/projects.js';
 import { type LauncherApp, realInputs, tempLauncher } from './helpers/launchers.js';
 
 const APP = path.join(REPO_ROOT, 'apps/cli');
@@ -47,7 +47,9 @@ test('the bundle manifest lists the compiled fast path and its libraries, and th
 });
 
 test('a no-change sync through the bundle prints byte for byte what the unbundled CLI prints (text and --json)', () => {
-  const root = exampleProjectCopy();
+  // Only no-change syncs and refused command lines: the run's shared example project (a private copy would be built again by
+  // its first sync, as its index file has a new inode).
+  const root = sharedExampleProject();
   assert.equal(run(CLI_COMPILED, ['sync', '-C', root]).status, 0);
   for (const args of [['sync', '-C', root], ['sync', '--json', '-C', root], ['sync', '--project-root', root, '--json'], ['sync', '--no-progress', '-C', root]]) {
     const bundled = run(LAUNCHER, args);
@@ -71,7 +73,9 @@ test('a no-change sync through the bundle prints byte for byte what the unbundle
 });
 
 test('a stale, missing or unloadable bundle is skipped silently for the full CLI', () => {
-  const root = exampleProjectCopy();
+  // Only no-change syncs and refused command lines: the run's shared example project (a private copy would be built again by
+  // its first sync, as its index file has a new inode).
+  const root = sharedExampleProject();
   assert.equal(run(CLI_COMPILED, ['sync', '-C', root]).status, 0);
   const expected = run(CLI_COMPILED, ['sync', '--json', '-C', root]);
   const cases: Array<[string, string[]]> = [

@@ -13,7 +13,7 @@ import { appendFileSync } from 'node:fs';
 import { bundleState } from '@docforge/accelerate';
 import path from 'node:path';
 import { CLI_COMPILED, REPO_ROOT } from './helpers/paths.js';
-import { exampleProjectCopy } from './helpers/projects.js';
+import { exampleProjectCopy, sharedExampleProject } from './helpers/projects.js';
 import { type LauncherApp, realInputs, tempLauncher } from './helpers/launchers.js';
 
 const APP = path.join(REPO_ROOT, 'apps/cli');
@@ -72,7 +72,9 @@ test('search, status and an edit sync through the bundle print byte for byte wha
 });
 
 test('the launcher runs the full-CLI bundle only while fresh and switched on; otherwise the compiled CLI prints the same', () => {
-  const root = exampleProjectCopy();
+  // A no-change sync and searches only: the run's shared example project (a private copy would be built again by its first
+  // sync, as its index file has a new inode).
+  const root = sharedExampleProject();
   assert.equal(run(CLI_COMPILED, ['sync', '-C', root]).status, 0);
   const args = ['search', 'refund ledger', '--json', '-C', root];
   const expected = run(CLI_COMPILED, args);

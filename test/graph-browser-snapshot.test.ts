@@ -6,7 +6,7 @@ import path from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { IndexManager } from '@docforge/sync';
 import { validateGraphBrowserError, validateGraphBrowserWorkerMessage } from '@docforge/protocol';
-import { exampleProjectCopy } from './helpers/projects.js';
+import { exampleProjectCopy, sharedExampleProject } from './helpers/projects.js';
 import { openBrowserSession, workerConfig, WorkerProcess, type BrowserSession } from './helpers/graph-browser.js';
 
 const ID = encodeURIComponent('code:src/ledger/ledger.ts#Ledger.post');
@@ -76,14 +76,16 @@ async function fatal(worker: WorkerProcess, code: string): Promise<void> {
   assert.ok(!worker.messages.some((m) => m.type === 'ready'), 'never ready');
 }
 
+// The tests below that only read the index start their worker on the run's shared example project; the ones above
+// change files and need a private copy (which a sync first builds again: its index file has a new inode).
 test('a worker whose index file no longer matches the signature reports fatal snapshot_replaced and exits 1', async () => {
-  const config = await workerConfig(exampleProjectCopy(), { workerId: 'stale' });
+  const config = await workerConfig(sharedExampleProject(), { workerId: 'stale' });
   await fatal(new WorkerProcess({ ...config, signature: { ...config.signature, index_size: config.signature.index_size + 1 } }), 'snapshot_replaced');
   await fatal(new WorkerProcess({ ...config, signature: { ...config.signature, index_ino: '1' } }), 'snapshot_replaced');
 });
 
 test('under no-AST a snapshot containing Logic is rejected before any read: fatal policy_violation, exit 1, no listener', async () => {
-  const config = await workerConfig(exampleProjectCopy(), { workerId: 'noast', noAst: true });
+  const config = await workerConfig(sharedExampleProject(), { workerId: 'noast', noAst: true });
   await fatal(new WorkerProcess(config), 'policy_violation');
 });
 
@@ -104,7 +106,7 @@ test('a malformed configuration is refused with fatal invalid_arguments', async 
 });
 
 test('the worker exits 0 when its manager channel closes', async () => {
-  const worker = new WorkerProcess(await workerConfig(exampleProjectCopy(), { workerId: 'orphan' }));
+  const worker = new WorkerProcess(await workerConfig(sharedExampleProject(), { workerId: 'orphan' }));
   const ready = await worker.next('ready');
   worker.child.disconnect();
   assert.equal(await worker.exited, 0);

@@ -1,11 +1,12 @@
 // Pins issue 30 item 10 (CONFORMANCE "diagnostics expose the request's index work"): docforge_impact and docforge_dependencies report in diagnostics.counters.edges_examined exactly the examined_edges of their traversal, on examples/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { exampleProjectCopy } from './helpers/projects.js';
+import { sharedExampleProject } from './helpers/projects.js';
 import { useServer } from './helpers/server.js';
 
 test('impact and dependencies count the edges their traversal examined', async () => {
-  const s = await useServer(exampleProjectCopy(), { diagnostics: true });
+  // Reads only: the run's shared example project (a private copy would be built again, as its index file has a new inode).
+  const s = await useServer(sharedExampleProject(), { diagnostics: true });
   for (const tool of ['docforge_impact', 'docforge_dependencies'] as const) {
     for (const node_id of ['CMP-LEDGER', 'REQ-PAY-001']) {
       const r = await s.call(tool, { node_id, depth: 3 });

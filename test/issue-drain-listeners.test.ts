@@ -1,11 +1,12 @@
 // Pins issue 8 follow-up 7: hundreds of concurrent calls with large responses on one server log no MaxListenersExceededWarning (one drain wait queue in the stdio transport) and every call is answered.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { exampleProjectCopy } from './helpers/projects.js';
+import { sharedExampleProject } from './helpers/projects.js';
 import { useServer } from './helpers/server.js';
 
 test('400 concurrent large responses: all answered, no listener warning on stderr', async () => {
-  const s = await useServer(exampleProjectCopy());
+  // Reads only: the run's shared example project (a private copy would be built again, as its index file has a new inode).
+  const s = await useServer(sharedExampleProject());
   const boot = await s.call('docforge_bootstrap');
   assert.equal(boot.ok, true, JSON.stringify(boot.error));
   const calls = Array.from({ length: 400 }, (_, i) => (i % 2 === 0

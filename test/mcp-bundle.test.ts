@@ -81,11 +81,33 @@ function answers(stdout: string): unknown[] {
   });
 }
 
-/** A copy of examples/ whose index is current (a first session builds it when the copy has none), so every session answers from one publication. */
-async function indexedExample(): Promise<string> {
-  const root = exampleProjectCopy();
-  assert.equal((await session(COMPILED, root)).status, 0);
-  return root;
+/**
+ * A copy of examples/ whose index is current (a first session builds it when the copy has none), so every session answers from one
+ * publication. One copy serves every test of this file: the sessions only read it (initialize, tools/list, a search).
+ */
+let indexed: Promise<string> | null = null;
+function indexedExample(): Promise<string> {
+  indexed ??= (async () => {
+    const root = exampleProjectCopy();
+    assert.equal((await session(COMPILED, root)).status, 0);
+    return root;
+  })();
+  return indexed;
+}
+
+/**
+ * The compiled entry's session on {@link indexedExample}, the reference every launcher path is compared with: one compiled session
+ * for the file (the answers of one publication do not change between sessions).
+ */
+let reference: Promise<Run> | null = null;
+function compiledRun(): Promise<Run> {
+  reference ??= (async () => session(COMPILED, await indexedExample()))();
+  return reference;
+}
+
+/** {@link answers} of {@link compiledRun}. */
+async function compiledAnswers(): Promise<unknown[]> {
+  return answers((await compiledRun()).stdout);
 }
 
 const MCP_APP: LauncherApp = { app: APP, launcher: 'bin/docforge-mcp.js', bundle: 'main.cjs' };
@@ -103,7 +125,7 @@ test('the bundle manifest lists the compiled server and its libraries, and the b
 
 test('a start through the bundle answers initialize, tools/list and a search as the compiled entry does, MCP frames only on stdout', async () => {
   const root = await indexedExample();
-  const compiled = await session(COMPILED, root);
+  const compiled = await compiledRun();
   assert.equal(compiled.status, 0);
   const bundled = await session(LAUNCHER, root);
   assert.deepEqual(bundled.trace, ['bundle used']);
@@ -120,7 +142,7 @@ test('a start through the bundle answers initialize, tools/list and a search as 
 
 test('the launcher uses the bundle only while fresh and switched on; otherwise the compiled entry answers the same', async () => {
   const root = await indexedExample();
-  const expected = answers((await session(COMPILED, root)).stdout);
+  const expected = await compiledAnswers();
   const cases: Array<[string, Record<string, string>, string[]]> = [
     [tempLauncher(MCP_APP, { real: true }), {}, ['bundle used']],
     [tempLauncher(MCP_APP, { real: true, change: 'newer' }), {}, ['bundle stale']],
@@ -142,7 +164,7 @@ test('the launcher uses the bundle only while fresh and switched on; otherwise t
 
 test('a fresh bundle that does not start the server (empty, foreign, throwing, truncated, a no-op runMain) is skipped for the compiled start, never a silent exit', async () => {
   const root = await indexedExample();
-  const expected = answers((await session(COMPILED, root)).stdout);
+  const expected = await compiledAnswers();
   const real = readFileSync(BUNDLE, 'utf8');
   const cases: Array<[string, Array<string | RegExp>]> = [
     // The break-it trial's bundle: an empty main.cjs with a fresh mtime used to exit 0 with no answer.
@@ -166,7 +188,7 @@ test('a fresh bundle that does not start the server (empty, foreign, throwing, t
 
 test('what a bundle prints while it loads goes to stderr: stdout carries MCP frames only', async () => {
   const root = await indexedExample();
-  const expected = answers((await session(COMPILED, root)).stdout);
+  const expected = await compiledAnswers();
   const noisy = `console.log('NOISE from console'); process.stdout.write('NOISE from write\\n'); module.exports = require(${JSON.stringify(BUNDLE)});\n`;
   // The bundle on, whatever the run's own DOCFORGE_ACCELERATE (CI's accelerators-off leg sets it to off).
   const child = spawn(process.execPath, [tempLauncher(MCP_APP, { text: noisy }), '--version'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DOCFORGE_ACCELERATE: '' } });
@@ -191,7 +213,7 @@ test('what a bundle prints while it loads goes to stderr: stdout carries MCP fra
 
 test('a malformed or unlisting manifest, or a malformed package.json beside the launcher: the compiled start, or a clear refusal', async () => {
   const root = await indexedExample();
-  const expected = answers((await session(COMPILED, root)).stdout);
+  const expected = await compiledAnswers();
   const malformed = tempLauncher(MCP_APP, { real: true });
   const manifestOf = (launcher: string): string => bundleManifestPath(path.join(path.dirname(launcher), '../dist/bundle/main.cjs'));
   writeFileSync(manifestOf(malformed), '{ "inputs": [');

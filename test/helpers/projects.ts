@@ -67,7 +67,10 @@ export function prebuiltExample(): string | null {
  * A private copy of the example project in a fresh temp dir. With `state: true` (the default) the
  * copy carries the index prebuilt once by ops/run-tests.mjs (its `.docforge` dir); tests that must
  * observe a cold first build pass `state: false`. Without the prebuilt fixture (a test file run on
- * its own) the copy has no state either way.
+ * its own) the copy has no state either way. Either way the copy's first sync (a CLI sync, or a
+ * server's first call) builds it from scratch, about 1 s of CPU: the publication records its index
+ * file's inode and the index its root, and a copy has neither. A test that only reads uses
+ * {@link sharedExampleProject}, which is current.
  */
 export function exampleProjectCopy(options: { state?: boolean } = {}): string {
   const prebuilt = options.state === false ? null : prebuiltExample();
