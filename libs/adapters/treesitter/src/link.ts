@@ -411,6 +411,25 @@ class TreeLinker {
     }
   }
 
+  /**
+   * `tested_by` by the language's naming convention (spec `conventionTested`): a test file tests
+   * the existing non-test source its name pairs with, module to module, even where its calls reach
+   * that source only through the package's API (Go's `encode_test.go` calls `yaml.Marshal` in
+   * yaml.go, which runs the encoder of encode.go). The edge's line is the test file's first, unless a
+   * call already gave the edge (then the call's line stays).
+   */
+  linkConventionTests(info: FileInfo): void {
+    // Strategy lexical links imports only (its `defs` are names, not definition nodes); a test file
+    // without definition nodes holds no test to count.
+    if (this.spec.conventionTested === undefined || !this.spec.isTestPath(info.path) || info.data.defs !== undefined || info.defs.size === 0) return;
+    for (const tested of new Set(this.spec.conventionTested(info.path))) {
+      if (tested === info.path || !this.infos.has(tested) || this.spec.isTestPath(tested)) continue;
+      // A call already proved the edge: its line (the call) stays the evidence.
+      if (this.edges.has(`${codeId(tested)}\u0000tested_by\u0000${info.moduleId}`)) continue;
+      this.addEdge(codeId(tested), 'tested_by', info.moduleId, info.path, 1);
+    }
+  }
+
   run(): LinkResult {
     const paths = this.context.paths;
     for (const path of paths) this.linkImports(this.infos.get(path) as FileInfo);
@@ -420,6 +439,7 @@ class TreeLinker {
       stat(this.stats, 'files_linked');
       this.linkCalls(this.infos.get(path) as FileInfo);
     }
+    for (const path of paths) this.linkConventionTests(this.infos.get(path) as FileInfo);
     const edges = [...this.edges.values()].sort((a, b) => {
       const x = `${a.source_id}\u0000${a.relation}\u0000${a.target_id}`;
       const y = `${b.source_id}\u0000${b.relation}\u0000${b.target_id}`;

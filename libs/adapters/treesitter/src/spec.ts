@@ -146,6 +146,12 @@ export interface LanguageSpec {
   /** Node types the walk must hand to {@link LanguageSpec.visit}; others are only descended. */
   interesting: ReadonlySet<string>;
   isTestPath(path: string): boolean;
+  /**
+   * The source files a test file tests by the language's naming convention (Go's `x_test.go` tests
+   * `x.go` beside it; Java's `src/test/java/p/XTest.java` tests `src/main/java/p/X.java`), as
+   * project-relative paths; the linker keeps those that exist and are no test files. Absent: none.
+   */
+  conventionTested?(testPath: string): readonly string[];
   isComment(type: string): boolean;
   /** Types between a doc comment and its definition (attributes, annotations). */
   skipBeforeDoc?(type: string): boolean;

@@ -134,6 +134,22 @@ describe('go adapter on an in-memory module', () => {
     assert.deepEqual(link.api?.['ledger.Ledger.Add'], ['code:ledger/ledger.go#Ledger.Add']);
   });
 
+  it('tested_by by the naming convention: x_test.go tests x.go beside it, even through the package API only (new-user trial, yaml.v3)', () => {
+    const files = {
+      'go.mod': 'module example.com/yaml\n',
+      'yaml.go': 'package yaml\n\n// Marshal encodes.\nfunc Marshal(v int) string { return encode(v) }\n',
+      'encode.go': 'package yaml\n\nfunc encode(v int) string { return "" }\n',
+      'encode_test.go': 'package yaml_test\n\nimport (\n\t"testing"\n\t"example.com/yaml"\n)\n\nfunc TestEncode(t *testing.T) { yaml.Marshal(1) }\n',
+      'orphan_test.go': 'package yaml\n\nimport "testing"\n\nfunc TestNothing(t *testing.T) {}\n',
+    };
+    const { link } = buildMemory(go, files);
+    assert.deepEqual(edgeLines(link.edges, 'tested_by'), [
+      'code:encode.go tested_by code:encode_test.go @1',
+      'code:yaml.go tested_by code:encode_test.go @8',
+      'code:yaml.go#Marshal tested_by code:encode_test.go @8',
+    ]);
+  });
+
   it('builds Logic for functions: branch, panic as throw, loop, switch, cases, return', () => {
     const { parsed } = buildMemory(go, SHOP);
     const steps = parsed.flatMap((p) => p.logic_steps).filter((s) => s.owner_id === 'code:ledger/ledger.go#Ledger.Add');

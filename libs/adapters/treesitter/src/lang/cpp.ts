@@ -246,6 +246,10 @@ export const CPP_SPEC: LanguageSpec = {
   interesting: set(...Object.keys(TYPES), 'type_definition', 'namespace_definition', 'function_definition', 'declaration', 'field_declaration', 'preproc_include',
     'call_expression', 'parameter_declaration', 'optional_parameter_declaration', 'for_range_loop'),
   isTestPath: (path) => /(^|\/)tests?\//i.test(path) || /(^|\/)test_[^/]*$|_test\.[^/.]+$|_unittest\.[^/.]+$/.test(path),
+  conventionTested: (path) => {
+    const stem = path.replace(/_(unit)?test(\.[^/.]+)$/, '$2').replace(/(^|\/)test_([^/]*)$/, '$1$2');
+    return stem === path ? [] : [stem];
+  },
   isComment,
   moduleFacts: () => ({ pkg: null, doc: '' }),
   moduleEntrypoint: (_path, _pkg, names) => names.has('main'),

@@ -188,6 +188,7 @@ export const GO_SPEC: LanguageSpec = {
   interesting: set('function_declaration', 'method_declaration', 'type_spec', 'type_alias', 'import_declaration', 'call_expression',
     'short_var_declaration', 'range_clause', 'receive_statement', 'var_spec', 'const_spec', 'func_literal', 'type_switch_statement'),
   isTestPath: (path) => path.endsWith('_test.go'),
+  conventionTested: (path) => [path.replace(/_test\.go$/, '.go')],
   isComment,
   moduleFacts(root) {
     const clause = named(root).find((c) => c.type === 'package_clause');

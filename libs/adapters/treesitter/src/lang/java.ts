@@ -185,6 +185,10 @@ export const JAVA_SPEC: LanguageSpec = {
   interesting: set(...Object.keys(TYPE_DECLS), 'method_declaration', 'constructor_declaration', 'import_declaration', 'package_declaration', 'method_invocation', 'explicit_constructor_invocation',
     'variable_declarator', 'catch_formal_parameter', 'enhanced_for_statement', 'resource', 'lambda_expression'),
   isTestPath: (path) => /(^|\/)src\/test\//.test(path) || /(^|\/)[^/]*Tests?\.java$/.test(path),
+  conventionTested: (path) => {
+    const stem = path.replace(/Tests?\.java$/, '.java');
+    return stem === path ? [] : [stem, stem.replace(/(^|\/)src\/test\//, '$1src/main/')];
+  },
   isComment,
   skipBeforeDoc: (type) => type === 'modifiers',
   moduleFacts(root) {

@@ -229,6 +229,10 @@ export const RUBY_SPEC: LanguageSpec = {
   keywords: KEYWORDS,
   interesting: set('class', 'module', 'method', 'singleton_method', 'call', 'super'),
   isTestPath: (path) => /(^|\/)(test|spec)s?\//.test(path) || /_(test|spec)\.rb$/.test(path) || /(^|\/)test_[^/]*\.rb$/.test(path),
+  conventionTested: (path) => {
+    const stem = path.replace(/_(test|spec)\.rb$/, '.rb').replace(/(^|\/)test_([^/]*\.rb)$/, '$1$2');
+    return stem === path ? [] : [stem, stem.replace(/^(test|spec)\//, 'lib/')];
+  },
   isComment,
   moduleFacts: () => ({ pkg: null, doc: '' }),
   moduleEntrypoint: (path) => /(^|\/)(bin|exe)\/[^/]+$/.test(path),
