@@ -62,7 +62,7 @@ class RawServer {
   }
 }
 
-test('a message over the limit is answered with -32600 request_too_large (id from the first 64 KiB, else null); a non-JSON line with -32700; the server keeps serving and logs its exit', async () => {
+test('a message over the limit is answered with -32600 request_too_large (id from the first 64 KiB, else null); a non-JSON line with -32700; params its schema refuses get -32602; the server keeps serving and logs its exit', async () => {
   const server = new RawServer(sharedExampleProject());
   server.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`);
   assert.equal((await server.next()).id, 1);
@@ -87,6 +87,24 @@ test('a message over the limit is answered with -32600 request_too_large (id fro
   const third = await server.next();
   assert.equal(third.id, null);
   assert.equal((third.error as { code: number }).code, -32700);
+
+  // Params the request's schema refuses: -32602 naming the field, never -32603 Internal error (break-it trial).
+  const malformed: [string, Record<string, unknown> | undefined, string][] = [
+    ['tools/call', { name: 'docforge_search', arguments: 'str' }, '/params/arguments'],
+    ['tools/call', { name: 5 }, '/params/name'],
+    ['tools/call', undefined, '/params'],
+    ['initialize', {}, '/params/protocolVersion'],
+  ];
+  for (const [i, [method, params, path]] of malformed.entries()) {
+    server.write(`${JSON.stringify({ jsonrpc: '2.0', id: `bad-${i}`, method, ...(params === undefined ? {} : { params }) })}\n`);
+    const answer = await server.next();
+    assert.equal(answer.id, `bad-${i}`);
+    const refused = answer.error as { code: number; message: string; data: { code: string; errors: { path: string }[] } };
+    assert.equal(refused.code, -32602, JSON.stringify(refused));
+    assert.equal(refused.data.code, 'invalid_arguments');
+    assert.ok(refused.data.errors.some((e) => e.path === path), JSON.stringify(refused.data.errors));
+    assert.match(refused.message, new RegExp(`^Invalid params of ${method}: `));
+  }
 
   server.write(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'docforge_search', arguments: { query: 'ledger' } } })}\n`);
   const fourth = await server.next();

@@ -18,12 +18,39 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, InitializeRequestSchema, JSONRPCMessageSchema, ListToolsRequestSchema, PingRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { FrameReader, ID_SCAN_BYTES, MAX_REQUEST_BYTES, requestIdOf, type Frame, type FrameRequestId } from './stdio-frames.js';
 
 /** JSON-RPC 2.0 error codes this transport answers with. */
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
+const INVALID_PARAMS = -32602;
+
+/**
+ * The SDK's schemas of the requests this server answers. The SDK checks a request's params only
+ * inside its handler and answers a mismatch with -32603 Internal error and a raw zod dump; here a
+ * request whose params do not match is answered -32602 Invalid params with the fields at fault
+ * (break-it trial: `tools/call` with `"arguments": "str"`, `"name": 5`, no params; `initialize`
+ * with `params: {}`), and never reaches the server.
+ */
+const REQUEST_SCHEMAS: ReadonlyMap<string, { safeParse(value: unknown): { success: boolean; error?: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } } }> = new Map<string, typeof InitializeRequestSchema | typeof CallToolRequestSchema | typeof ListToolsRequestSchema | typeof PingRequestSchema>([
+  ['initialize', InitializeRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['ping', PingRequestSchema],
+]);
+
+/** A request of a known method whose params its schema refuses: its id, a message naming the fields, and each error; null otherwise. */
+function malformedParams(message: JSONRPCMessage): { id: string | number; method: string; message: string; errors: { path: string; message: string }[] } | null {
+  if (!('method' in message) || !('id' in message)) return null;
+  const schema = REQUEST_SCHEMAS.get(message.method);
+  if (schema === undefined) return null;
+  const checked = schema.safeParse(message);
+  if (checked.success) return null;
+  const errors = (checked.error?.issues ?? []).slice(0, 10).map((issue) => ({ path: ['', ...issue.path.map(String)].join('/'), message: issue.message }));
+  const listed = errors.map((e) => `${e.path || '/'}: ${e.message}`).join('; ');
+  return { id: message.id, method: message.method, message: `Invalid params of ${message.method}: ${listed}`, errors };
+}
 
 /** Options of {@link QueuedStdioServerTransport}. */
 export interface StdioTransportOptions {
@@ -113,6 +140,12 @@ export class QueuedStdioServerTransport implements Transport {
       // A malformed response of the client is only logged: nothing waits for an answer to it.
       if (isResponseLike(value)) this.#logger?.warn('ignored a malformed JSON-RPC response');
       else this.#refuse(requestIdOf(frame.text.slice(0, ID_SCAN_BYTES)), INVALID_REQUEST, 'The message is not a JSON-RPC 2.0 request or notification.', { code: 'invalid_request' });
+      return;
+    }
+    const malformed = malformedParams(parsed.data);
+    if (malformed !== null) {
+      this.#logger?.warn({ method: malformed.method }, 'refused an MCP request with malformed params');
+      this.#refuse(malformed.id, INVALID_PARAMS, malformed.message, { code: 'invalid_arguments', errors: malformed.errors });
       return;
     }
     try {
