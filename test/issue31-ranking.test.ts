@@ -1,0 +1,53 @@
+// Pins two ranking rules of issue 31 item 2 on code nobody here wrote (Python's tarfile, as CPython
+// 3.11 ships it): a short pasted message (two or three words) that a string literal says as its whole
+// leading clause finds the function that raises it, above the exception class named after it; and a
+// question asked the way a developer asks it finds the function whose doc comment and body hold most
+// of its words (query coverage, libs/retrieval/src/ranking-coverage.ts) above classes that share one
+// frequent word with it.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CLI_ENTRY } from './helpers/paths.js';
+import { tempDir } from './helpers/projects.js';
+import type { Json } from './helpers/server.js';
+
+const TARFILE = '/usr/lib/python3.11/tarfile.py';
+
+function search(root: string, query: string, limit = 5): string[] {
+  const out = spawnSync(process.execPath, [CLI_ENTRY, 'search', '-C', root, '--json', '--limit', String(limit), query], { encoding: 'utf8' });
+  assert.equal(out.status, 0, out.stderr);
+  return ((JSON.parse(out.stdout) as Json).items as Json[]).map((item) => String(item.id));
+}
+
+/** The 1-based line of tarfile.py holding `text` (the first one). */
+function lineOf(text: string): number {
+  const index = readFileSync(TARFILE, 'utf8').split('\n').findIndex((line) => line.includes(text));
+  assert.ok(index >= 0, `${text} in ${TARFILE}`);
+  return index + 1;
+}
+
+describe('tarfile (CPython 3.11 standard library)', () => {
+  const root = path.join(tempDir('docforge-rank31-'), 'tar');
+  mkdirSync(path.join(root, 'src'), { recursive: true });
+  cpSync(TARFILE, path.join(root, 'src', 'tarfile.py'));
+  writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "tar"\n[sources]\ncontent_roots = []\ncode_roots = ["src"]\n[adapter]\ncode = "python"\n');
+
+  test('a two-word pasted message finds the method that raises it first, the exception class named after it below', () => {
+    for (const [message, cls] of [['empty header', 'EmptyHeaderError'], ['truncated header', 'TruncatedHeaderError']] as const) {
+      // TarInfo.frombuf: `raise EmptyHeaderError("empty header")`, `raise TruncatedHeaderError("truncated header")`.
+      lineOf(`raise ${cls}("${message}")`);
+      const ids = search(root, message);
+      assert.equal(ids[0], 'code:src/tarfile.py#TarInfo.frombuf', `${message}: ${JSON.stringify(ids)}`);
+      assert.ok(ids.includes(`code:src/tarfile.py#${cls}`), `${message}: ${JSON.stringify(ids)}`);
+    }
+  });
+
+  test('a question whose words the answer holds in its doc comment and body finds it first, above classes sharing one word', () => {
+    // TarFile.open's doc comment: "'r' or 'r:*' open for reading with transparent compression"; its body tries each OPEN_METH in turn.
+    lineOf("open for reading with transparent compression");
+    const ids = search(root, 'when reading an archive with transparent compression, how is each compression method tried in turn');
+    assert.equal(ids[0], 'code:src/tarfile.py#TarFile.open', JSON.stringify(ids));
+  });
+});
