@@ -10,8 +10,9 @@
 // code only: its tarball ships no docs), asyncio (CPython's /usr/lib/python3.11/asyncio, code only) and
 // npm (the npm CLI 10.9.9 packed from the npm registry: docs/content Markdown and lib/ code), express
 // (express 4.21.2 from the npm registry, code only), undici (undici 8.14.1: docs/docs Markdown and code)
-// ws (ws 8.18.3 from the npm registry, code only) and objx (Debian's Go sources of objx 0.5.0, code only).
-// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws|objx] [--verbose] [--json FILE]
+// ws (ws 8.18.3 from the npm registry, code only), objx (Debian's Go sources of objx 0.5.0, code only) and pyjwt
+// (Debian's python3-jwt 2.6.0, code only).
+// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws|objx|pyjwt] [--verbose] [--json FILE]
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -150,10 +151,23 @@ function asyncioCorpus(root = path.join(outDir, 'asyncio')) {
   return root;
 }
 
+/** Where the pyjwt question set's sources are read from (ops/eval/questions/pyjwt.json `source`; Debian's python3-jwt 2.6.0). */
+const PYJWT_DIR = '/usr/lib/python3/dist-packages/jwt';
+
+/** A project holding a copy of Debian's PyJWT package as `jwt/`, code only, with the Python adapter. */
+function pyjwtCorpus(root = path.join(outDir, 'pyjwt')) {
+  if (!existsSync(path.join(PYJWT_DIR, 'api_jwt.py'))) throw new Error(`the pyjwt set reads ${PYJWT_DIR} (apt-get install python3-jwt), which is not on this machine`);
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  cpSync(PYJWT_DIR, path.join(root, 'jwt'), { recursive: true, filter: (src) => path.basename(src) !== '__pycache__' });
+  writeDescriptor(root, 'pyjwt', [], 'python');
+  return root;
+}
+
 /** Corpus builder per question set. */
 const CORPORA = {
   examples: examplesCorpus, fastify: () => fastifyCorpus(), koa: () => koaCorpus(), asyncio: () => asyncioCorpus(), npm: () => npmCorpus(),
-  express: () => expressCorpus(), undici: () => undiciCorpus(), ws: () => wsCorpus(), objx: () => objxCorpus(),
+  express: () => expressCorpus(), undici: () => undiciCorpus(), ws: () => wsCorpus(), objx: () => objxCorpus(), pyjwt: () => pyjwtCorpus(),
 };
 
 async function connect(root) {

@@ -14,9 +14,11 @@
  * weights), and the same over the name columns only (id, title, identifier subwords), so short
  * code symbols are not crowded out by long pages. Every candidate is then scored (higher is better):
  *
- *   score = NAME * name + HEADING * heading + TEXT * text + EXACT_TITLE * [title, or a code node's qualified name, equals the query]
+ *   score = NAME * name + HEADING * heading + TEXT * text * (1 - TEXT_HELD_SHARE + TEXT_HELD_SHARE * held) + EXACT_TITLE * [title, or a code node's qualified name, equals the query]
  *           + PHRASE * [one of the node's code lines holds the query (4 words or more) word for word: ranking-phrase.ts]
+ *             (a query of 2 or 3 words: LITERAL * [a string literal of one of its code lines says the query as its whole leading clause], above an exception class named after the message)
  *           + ALL_TERMS * [every query word, or an expansion of it, occurs in the node, or its own name (with kind words) covers every query word]
+ *           + COVERAGE * held   [held: the idf-weighted share of the query's words the node holds in its own text or its code text (ranking-coverage.ts), or its own name's recall when larger (with kind and creation words)]
  *           + [a "where is X" question and a code node outside `.d.ts` files and test sources] * (CODE_INTENT + DEFINITION * definitionPrior)
  *           + BODY * [otherwise: a function or method with a body, so an implementation leads its one-line declaration]
  *
@@ -43,6 +45,7 @@ import { ftsExpression, type FtsCandidate, type FtsMatch, type IndexReader, type
 import { analyseQuery, termPhrases, wordStem, STOP_WORDS, type AnalysedQuery } from './query.js';
 import { candidateTier, documentFrequencies, MATCH_TIER } from './ranking-candidates.js';
 import { nameForm, recall, recallQuery, wordsOf } from './ranking-match.js';
+import { queryCoverage } from './ranking-coverage.js';
 import { phraseRows, queryPhrase } from './ranking-phrase.js';
 
 export { ABBREVIATIONS, analyseQuery, EXPANSION_WEIGHT, MAX_QUERY_PHRASES, QUESTION_WORDS, STOP_WORDS, wordStem } from './query.js';
@@ -62,8 +65,16 @@ export const DOC_FACTOR = 0.7;
  * a match in its own text: code text ranks below names and doc comments, above nothing.
  */
 export const CODE_TEXT_FACTOR = 0.5;
+/**
+ * Share of a node's `text` score that depends on how much of the question it holds (`held`, see
+ * {@link RANK_WEIGHTS}.coverage): bm25 normalises by length, so a tiny node (a getter, an exception
+ * class, a one-line stub) that says one or two of the question's words gets the best text score of
+ * all; scaled by the share of the question it holds, a strong text match counts fully only on a node
+ * that answers most of the question.
+ */
+export const TEXT_HELD_SHARE = 0.5;
 /** Score weights of {@link rankNodes}. */
-export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, exactTitle: 1, phrase: 1, allTerms: 0.25, codeIntent: 0.5, definition: 0.3, body: 0.02 });
+export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, exactTitle: 1, phrase: 1, literal: 2, allTerms: 0.25, coverage: 0.8, codeIntent: 0.5, definition: 0.3, body: 0.02 });
 
 /**
  * A question about where something is implemented ("where is the request id generated", "where
@@ -221,6 +232,8 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   // Every query word in the node's own text, or every one in its code text.
   const codeAll = codeScore.size === 0 ? [] : reader.ftsMatchingRowids(all, [...codeScore.keys()], true);
   const allRows = new Set([...reader.ftsMatchingRowids(all, [...candidates.keys()]), ...codeAll]);
+  // The idf-weighted share of the query's words each node holds in its own or its code text (ranking-coverage.ts).
+  const coverage = queryCoverage(reader, groups, weighted.weightOf, weighted.total, [...candidates.keys()]);
   // The query word for word in one of a node's code lines (ranking-phrase.ts).
   const phrase = queryPhrase(query);
   // Every code candidate, best first: a pasted message may hold words code text leaves out (keywords such as `import`, `while`).
@@ -247,7 +260,10 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
     // A test source by its path, or by its language's own convention as the adapter marks it (Go's `_test.go`, Python's `test_*.py`).
     const inTests = row.test || TEST_PATH.test(row.source_path);
     const implementation = codeIntent && isCode && !DECLARATION_FILE.test(row.source_path) && !inTests;
-    const raw = RANK_WEIGHTS.name * nameScore + RANK_WEIGHTS.heading * heading + RANK_WEIGHTS.text * textScore + RANK_WEIGHTS.exactTitle * exactTitle + (verbatim.has(row.rowid) ? RANK_WEIGHTS.phrase : 0) + (allRows.has(row.rowid) || own.r >= 1 ? RANK_WEIGHTS.allTerms : 0)
+    // The share of the question the node holds (ranking-coverage.ts), or its own name's recall when larger.
+    const held = Math.max(coverage.get(row.rowid) ?? 0, own.r);
+    const raw = RANK_WEIGHTS.name * nameScore + RANK_WEIGHTS.heading * heading + RANK_WEIGHTS.text * textScore * (1 - TEXT_HELD_SHARE + TEXT_HELD_SHARE * held) + RANK_WEIGHTS.exactTitle * exactTitle + (verbatim.has(row.rowid) ? (phrase!.literalOnly ? RANK_WEIGHTS.literal : RANK_WEIGHTS.phrase) : 0) + (allRows.has(row.rowid) || own.r >= 1 ? RANK_WEIGHTS.allTerms : 0)
+      + RANK_WEIGHTS.coverage * held
       + (implementation ? RANK_WEIGHTS.codeIntent + RANK_WEIGHTS.definition * definitionPrior(row, hintedKinds) : 0)
       + (!implementation && isCode && CALLABLE_KINDS.has(row.kind) && row.end_line > row.start_line ? RANK_WEIGHTS.body : 0);
     const score = raw * (inTests ? TEST_FACTOR : 1) * (codeIntent && !isCode ? DOC_FACTOR : 1);
