@@ -13,7 +13,7 @@ import {
 } from '@docforge/changesets';
 import { accessIdProblem, AUTHORED_NODE_FIELDS, toDocforgeError, type AuthoredNodeField, type TestFaults } from '@docforge/core';
 
-import { errorLine, printLine as print, printRaw, terminalSafe } from './terminal.js';
+import { errorLine, printLine as print, printRaw, refuseUsage, terminalSafe } from './terminal.js';
 
 /** Options of the changeset subcommands. */
 export interface ChangesetCommandOptions {
@@ -93,26 +93,24 @@ export function printChange(c: ChangeEntry, color: boolean): void {
 const CHANGESET_SUBCOMMANDS = ['list', 'show', 'diff', 'validate', 'abandon', 'apply'];
 
 /** Prints why a changeset command line is refused and returns true, or returns false when it is well formed. */
-function changesetUsageProblem(sub: string | undefined, args: readonly string[], options: ChangesetCommandOptions): boolean {
+function changesetUsageProblem(sub: string | undefined, args: readonly string[], options: ChangesetCommandOptions): string | null {
   if (sub === undefined || !CHANGESET_SUBCOMMANDS.includes(sub)) {
-    errorLine(sub === undefined ? `docforge: changeset needs a subcommand (${CHANGESET_SUBCOMMANDS.join(', ')})` : `docforge: unknown changeset subcommand ${JSON.stringify(sub)} (${CHANGESET_SUBCOMMANDS.join(', ')})`);
-    return true;
+    return sub === undefined ? `changeset needs a subcommand (${CHANGESET_SUBCOMMANDS.join(', ')})` : `unknown changeset subcommand ${JSON.stringify(sub)} (${CHANGESET_SUBCOMMANDS.join(', ')})`;
   }
   // `list` takes no argument, every other subcommand exactly one changeset ID: nothing is ignored.
   if (args.length !== (sub === 'list' ? 0 : 1)) {
     const id = args[0];
-    errorLine(sub === 'list' ? `docforge: changeset list takes no arguments (got ${JSON.stringify(args[0])})`
-      : id === undefined ? `docforge: changeset ${sub} needs a changeset ID` : `docforge: changeset ${sub} takes one changeset ID (got ${args.length} arguments)`);
-    return true;
+    return sub === 'list' ? `changeset list takes no arguments (got ${JSON.stringify(args[0])})`
+      : id === undefined ? `changeset ${sub} needs a changeset ID` : `changeset ${sub} takes one changeset ID (got ${args.length} arguments)`;
   }
   // The id grammar of every writer and applier id (@docforge/core accessIdProblem), as docforge-mcp.
   for (const [option, value] of [['--writer', options.writer], ['--canonical-applier', options.canonicalApplier ?? null]] as const) {
     const problem = value === null ? null : accessIdProblem(option, value);
-    if (problem === null) continue;
-    errorLine(`docforge: ${problem}`);
-    return true;
+    if (problem !== null) return problem;
   }
-  return false;
+  if (sub === 'abandon' && options.writer === null) return 'changeset abandon needs --writer W (only the changeset\'s own writer may abandon it)';
+  if (sub === 'apply' && (!options.sha256 || !options.canonicalApplier)) return 'changeset apply needs --sha256 H (the exact final changeset hash) and --canonical-applier W';
+  return null;
 }
 
 /** `docforge changeset list [--all]`: draft and ready changesets (every status with `--all`). */
@@ -197,7 +195,8 @@ async function abandonCommand(root: string, id: string, options: ChangesetComman
  * @returns the exit code: 0 success, 1 a failure or an invalid changeset (validate), 2 bad usage
  */
 export async function runChangeset(root: string, sub: string | undefined, args: readonly string[], options: ChangesetCommandOptions, logger: Logger): Promise<number> {
-  if (changesetUsageProblem(sub, args, options)) return 2;
+  const problem = changesetUsageProblem(sub, args, options);
+  if (problem !== null) return refuseUsage(options.json, problem);
   const id = args[0];
   switch (sub) {
     case 'list':
@@ -213,8 +212,7 @@ export async function runChangeset(root: string, sub: string | undefined, args: 
     case 'apply':
       return runApply(root, id!, options, logger);
     default:
-      errorLine(`docforge: unknown changeset subcommand ${JSON.stringify(sub ?? '')} (list, show, diff, validate, abandon, apply)`);
-      return 2;
+      return refuseUsage(options.json, `unknown changeset subcommand ${JSON.stringify(sub ?? '')} (list, show, diff, validate, abandon, apply)`);
   }
 }
 

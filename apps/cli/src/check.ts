@@ -9,7 +9,7 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { toDocforgeError } from '@docforge/core';
 import type { CheckFinding } from '@docforge/render';
-import { printLine as print, printRaw, errorLine } from './terminal.js';
+import { printLine as print, printRaw, errorLine, refuseUsage } from './terminal.js';
 import { USAGE_EXIT_CODE, validationFindings, withManager, type SyncOptions } from './commands.js';
 
 /** The output formats of `docforge check`. */
@@ -48,13 +48,9 @@ function annotationPrefix(root: string): string {
 export async function runCheck(root: string, options: CheckOptions): Promise<number> {
   const format = (options.format ?? 'text') as CheckFormat;
   if (!(CHECK_FORMATS as readonly string[]).includes(format)) {
-    errorLine(`docforge: check --format must be one of ${CHECK_FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
-    return USAGE_EXIT_CODE;
+    return refuseUsage(options.json, `check --format must be one of ${CHECK_FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
   }
-  if (options.json) {
-    errorLine('docforge: check takes --format text|github|sarif, not --json');
-    return USAGE_EXIT_CODE;
-  }
+  if (options.json) return refuseUsage(true, 'check takes --format text|github|sarif, not --json');
   const render = await import('@docforge/render');
   let issues: CheckFinding[];
   try {

@@ -12,7 +12,7 @@ import { AccelerateError, Accelerators, parseAccelerate } from '@docforge/accele
 import { errors, readDocforgeConfig, repeatedOption, toDocforgeError } from '@docforge/core';
 import type { PrestartedBuildPool } from '@docforge/sync';
 import { lazyStderrLogger } from '@docforge/stdio';
-import { errorLine, guardStdoutPipe, printRaw } from './terminal.js';
+import { errorLine, guardStdoutPipe, printRaw, refuseUsage } from './terminal.js';
 import type { SyncOptions } from './commands.js';
 import type { PrepareTask } from '@docforge/builder';
 import type { PriorSyncCheck } from './fast-sync.js';
@@ -261,9 +261,7 @@ interface CommandContext {
  * or with `--json` the `invalid_arguments` error object on standard output, as {@link refuse} does.
  */
 function refuseBriefly(json: boolean, message: string): number {
-  if (json) printRaw(JSON.stringify({ schema_version: 1, error: errors.invalidArguments(message).toWire() }, null, 2));
-  else errorLine(`docforge: ${message}`);
-  return 2;
+  return refuseUsage(json, message);
 }
 
 /** Runs one command (its module imported on demand) and resolves to its exit code; errors propagate. */
@@ -377,8 +375,7 @@ export function runMain(argv: string[], prior: PriorSyncCheck | null = null): Pr
   } catch (error) {
     // An unknown tactic is a usage error of the environment, refused before any command runs.
     if (!(error instanceof AccelerateError)) throw error;
-    errorLine(`docforge: ${error.message}`);
-    process.exitCode = 2;
+    process.exitCode = refuseUsage(argv.includes('--json'), error.message);
     return Promise.resolve();
   }
   return runCli(argv, prior).then((code) => {

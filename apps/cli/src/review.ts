@@ -13,7 +13,7 @@ import { abandonChangeset, applyChangeset, changeEntries, loadCanonicalApplier, 
 import { accessIdProblem, toDocforgeError } from '@docforge/core';
 import type { IndexReader } from '@docforge/store';
 import { printChange, withProposals } from './changeset.js';
-import { errorLine, printLine as print, printRaw, terminalSafe } from './terminal.js';
+import { errorLine, printLine as print, printRaw, refuseUsage, terminalSafe } from './terminal.js';
 
 /** Options of `docforge review`. */
 export interface ReviewCommandOptions {
@@ -95,10 +95,7 @@ function usageProblem(args: readonly string[], options: ReviewCommandOptions): s
  */
 export async function runReview(root: string, args: readonly string[], options: ReviewCommandOptions, logger: Logger): Promise<number> {
   const problem = usageProblem(args, options);
-  if (problem !== null) {
-    errorLine(`docforge: ${problem}`);
-    return 2;
-  }
+  if (problem !== null) return refuseUsage(options.json, problem);
   const nodeId = args[0]!;
   return withProposals(root, logger, undefined, async (view, store, _sync, manager) => {
     const reader = manager.reader();

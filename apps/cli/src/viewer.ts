@@ -9,7 +9,7 @@ import path from 'node:path';
 import { DocforgeError } from '@docforge/core';
 import { resolveProjectRoot } from '@docforge/sync';
 import { connectViewerManager, type ViewerManagerClient, type WorkerRecord } from '@docforge/viewer-client';
-import { printLine, terminalSafe } from './terminal.js';
+import { printLine, refuseUsage, terminalSafe } from './terminal.js';
 
 /** Options of {@link runViewer}. */
 export interface ViewerCommandOptions {
@@ -54,10 +54,7 @@ function viewerRoot(rootArg: string): string {
  *   taken as given, see {@link viewerRoot}), `viewer_unavailable`
  */
 export async function runViewer(rootArg: string, action: string | undefined, options: ViewerCommandOptions): Promise<number> {
-  if (action !== 'status' && action !== 'stop') {
-    process.stderr.write('docforge: viewer needs open, status or stop\n');
-    return 2;
-  }
+  if (action !== 'status' && action !== 'stop') return refuseUsage(options.json, `viewer needs open, status or stop${action === undefined ? '' : ` (got ${JSON.stringify(action)})`}`);
   const root = options.all ? null : viewerRoot(rootArg);
   const client: ViewerManagerClient | null = await connectViewerManager({ managerBin: managerBin(), client: 'docforge', spawn: false });
   try {
