@@ -141,7 +141,7 @@ describe('the CLI read commands on examples/', async () => {
 
   test('with --json a refused command line is the invalid_arguments error object on stdout alone (exit 2)', async () => {
     const lines = [['deps', 'REQ-PAY-001', '--bogus'], ['sync', 'extra'], ['frob'], ['affected', '--json'], ['search', ' '], ['viewer', 'open', ''], ['render', 'a', 'b'],
-      ['changeset', 'frob'], ['viewer', 'frob'], ['changeset', 'abandon', 'x', '--writer', 'a', 'b'], ['check', '--format', 'xml'], ['changeset', 'apply', 'x'], ['review', 'REQ-PAY-001']];
+      ['changeset', 'frob'], ['viewer', 'frob'], ['changeset', 'abandon', 'x', '--writer', 'a', 'b'], ['check', '--format', 'xml'], ['changeset', 'apply', 'x'], ['review', 'REQ-PAY-001'], ['init', '']];
     const runs = await Promise.all(lines.map((argv) => cli([...argv, '-C', root, '--json'])));
     for (const [i, run] of runs.entries()) {
       assert.equal(run.status, 2, lines[i]!.join(' '));

@@ -273,6 +273,7 @@ async function runCommand(command: string, rest: string[], context: CommandConte
   const { runInit, runSearch, runSync, runValidate } = await import('./commands.js');
   switch (command) {
     case 'init':
+      if (rest.length > 0 && rest.join('').trim() === '') return refuseBriefly(json, 'init was given an empty DIR (leave it out for the current folder)');
       return await runInit(path.resolve(rest[0] ?? values['project-root'] ?? '.'), json);
     case 'sync':
       return await runSync(root, syncOptions);

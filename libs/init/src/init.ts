@@ -404,7 +404,8 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   const exclude = [...base, ...marks.excludes.filter((glob) => !base.includes(glob.replace(/^\*\*\//, '')) && !base.includes(glob))];
 
   const code = BUILTIN_CODE_ADAPTERS.filter((language) => languages.has(language));
-  const text = renderDescriptor({ id, name: basename(root), content_roots: contentRoots, code_roots: codeRoots, code, exclude });
+  // The file system root has no name of its own: the project's name must not be empty (the loader refuses it).
+  const text = renderDescriptor({ id, name: basename(root) || id, content_roots: contentRoots, code_roots: codeRoots, code, exclude });
   const temp = join(root, `.${DESCRIPTOR_FILE}.${process.pid}.${Date.now()}.tmp`);
   try {
     writeFileSync(temp, text, { flag: 'wx' });

@@ -109,8 +109,12 @@ function overlaps(a: string, b: string): 'equal' | 'inside' | 'contains' | null 
   return null;
 }
 
+/** Folders of version-control systems, never a state dir or a part of one. */
+const VCS_FOLDERS: ReadonlySet<string> = new Set(['.git', '.hg', '.svn', '.bzr', '_darcs', '.jj', 'CVS']);
+
 /**
- * The state dir (whose files DocForge deletes) must not overlap canonical sources: it may not
+ * The state dir (whose files DocForge deletes) must not overlap canonical sources, nor lie in
+ * version-control metadata (`.git`, `.hg`, ...): it may not
  * equal, contain, or lie inside any content or code root, compared both lexically and after
  * realpath. A root of `.` (the whole project) is the one exception for "inside": the state dir is
  * then always excluded from the walk, and no other placement would be possible.
@@ -119,6 +123,9 @@ function overlaps(a: string, b: string): 'equal' | 'inside' | 'contains' | null 
  */
 export function checkStateDirPlacement(check: Checker, root: string, stateDir: string, declared: boolean, contentRoots: readonly string[], codeRoots: readonly string[]): void {
   if (stateDir === '.') check.fail('state.dir', 'must not be the project root itself');
+  // Version-control metadata is never a state dir: DocForge writes and deletes files there.
+  const vcs = stateDir.split('/').find((segment) => VCS_FOLDERS.has(segment));
+  if (vcs !== undefined) check.fail('state.dir', `"${stateDir}" lies in "${vcs}", version-control metadata; DocForge deletes files in its state dir, so it must not be there`);
   const stateReal = realRelative(root, stateDir);
   const lists: [string, readonly string[]][] = [['sources.content_roots', contentRoots], ['sources.code_roots', codeRoots]];
   for (const [listKey, roots] of lists) {

@@ -255,6 +255,9 @@ test('a descriptor larger than 1 MiB is refused; exactly 1 MiB loads', () => {
 test('[state].dir must not overlap a content or code root in either direction', () => {
   expectInvalid(`${MINIMAL}[state]\ndir = "."\n`, 6, 'state.dir', /^docforge\.toml:6: \[state\]\.dir must not be the project root itself$/);
   expectInvalid(`${MINIMAL}[state]\ndir = "./"\n`, 6, 'state.dir', /must not be the project root itself/);
+  // Version-control metadata is no state dir (break-it trial: `.git` was accepted, and a sync wrote .git/locks).
+  expectInvalid(`${MINIMAL}[state]\ndir = ".git"\n`, 6, 'state.dir', /"\.git" lies in "\.git", version-control metadata/);
+  expectInvalid(`${MINIMAL}[state]\ndir = "tools/.hg/state"\n`, 6, 'state.dir', /lies in "\.hg"/);
   expectInvalid(`${MINIMAL}[state]\ndir = "docs"\n`, 6, 'state.dir', /^docforge\.toml:6: \[state\]\.dir "docs" is the same directory as the content root "docs"; DocForge deletes files/);
   expectInvalid(`${MINIMAL}[state]\ndir = "docs/.state"\n`, 6, 'state.dir', /"docs\/\.state" lies inside the content root "docs"/);
   expectInvalid(`${MINIMAL}[sources]\ncontent_roots = ["var/docs"]\n[state]\ndir = "var"\n`, 8, 'state.dir', /"var" contains the content root "var\/docs"/);
