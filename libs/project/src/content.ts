@@ -253,9 +253,18 @@ function plainNode(result: ContentParse, path: string, lines: readonly string[],
   const relative = root === null || root === '.' ? path : path.slice(root.length + 1);
   const fileName = stripExtension(posix.basename(path));
   const foreign = options.foreign;
+  // The path-derived id in NFC (issue 30 item 3); `source_path` keeps the file's real name.
+  const id = stripExtension(relative).normalize('NFC');
+  // A name holding a control, bidi or invisible character gives no node: the id would carry it, as a front matter id may not.
+  const unsafe = UNSAFE_ID_CHARACTER.exec(id);
+  if (unsafe) {
+    const shown = JSON.stringify(path).slice(1, -1).replace(UNSAFE_ID_CHARACTERS, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+    const code = `U+${unsafe[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    result.issues.push({ severity: 'error', code: 'unsafe_file_name', message: `${shown}: the file name holds a control, bidi or invisible character (${code}); a node id derived from it would carry it, so the file gives no node: rename it`, path, line: null, node_id: null });
+    return result;
+  }
   const node = makeNode({
-    // The path-derived id in NFC (issue 30 item 3); `source_path` keeps the file's real name.
-    id: stripExtension(relative).normalize('NFC'),
+    id,
     kind: 'document',
     title: foreign?.title ?? facts.firstHeading ?? fileName,
     family: null,

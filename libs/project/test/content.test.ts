@@ -232,3 +232,16 @@ test('a page with more links than a call can take as arguments parses whole (no 
   assert.equal(parsed.links.length, count);
   assert.equal(parsed.links[count - 1]!.target_path, `docs/missing-${count - 1}.md`);
 });
+
+test('a plain Markdown file whose name holds a control, bidi or invisible character gives no node, with unsafe_file_name (break-it trial)', () => {
+  for (const [path, code] of [['docs/new\nline.md', 'U+000A'], ['docs/tab\there\u001b[31m.md', 'U+0009'], ['docs/rtl\u202Eevil.md', 'U+202E'], ['docs/zero\u200Bwidth.md', 'U+200B']] as const) {
+    const result = parseContentSource({ path, text: '# Title\n\nBody.\n', descriptor: desc });
+    assert.deepEqual(result.nodes, [], path);
+    const issue = result.issues.find((i) => i.code === 'unsafe_file_name');
+    assert.ok(issue !== undefined, JSON.stringify(result.issues));
+    assert.equal(issue.severity, 'error');
+    assert.ok(issue.message.includes(code), issue.message);
+    assert.doesNotMatch(issue.message, /[\u0000-\u001f\u202e\u200b]/, 'the message itself holds no such character');
+  }
+  assert.equal(parseContentSource({ path: 'docs/plain name.md', text: '# T\n', descriptor: desc }).nodes.length, 1, 'a space is no such character');
+});
