@@ -2,6 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
 import { CLI_ENTRY } from './helpers/paths.js';
 import { exampleProjectCopy, removeDir } from './helpers/projects.js';
 import { useServer } from './helpers/server.js';
@@ -37,6 +39,16 @@ test('docforge viewer status and stop', async (t) => {
   assert.equal(parsed.manager_running, true);
   assert.deepEqual(parsed.workers.map((w) => [w.worker_id, w.state]), [[v.result!.worker.worker_id, 'running']]);
   assert.match((await cli(runtime.env, 'viewer', 'status', '--all')).stdout, new RegExp(`${v.result!.worker.worker_id}  running`));
+  // The CLI reports freshness as docforge_visualization_status does: a source edited since the snapshot makes it stale.
+  const fresh = JSON.parse((await cli(runtime.env, 'viewer', 'status', '-C', root, '--json')).stdout) as { workers: { snapshot_state: string; freshness: { index: string; source: string } }[] };
+  assert.deepEqual([fresh.workers[0]!.snapshot_state, fresh.workers[0]!.freshness], ['current', { index: 'current', source: 'current' }]);
+  appendFileSync(path.join(root, 'docs', 'guides', 'glossary.md'), '\nAn edit the snapshot has not seen.\n');
+  const edited = await cli(runtime.env, 'viewer', 'status', '-C', root, '--json');
+  const stale = (JSON.parse(edited.stdout) as typeof fresh).workers[0]!;
+  assert.deepEqual([stale.snapshot_state, stale.freshness], ['stale', { index: 'current', source: 'stale' }]);
+  const mcp = await s.call('docforge_visualization_status', {});
+  assert.equal(mcp.result!.snapshot_state, 'stale', 'the MCP tool says the same');
+  assert.match((await cli(runtime.env, 'viewer', 'status', '-C', root)).stdout, /snapshot stale \(sources changed since; run docforge sync\)/);
   // A deleted project's workers are still named by its path: status lists them, stop stops them.
   removeDir(root);
   const orphaned = await cli(runtime.env, 'viewer', 'status', '-C', root, '--json');

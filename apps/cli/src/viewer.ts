@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DocforgeError } from '@docforge/core';
-import { resolveProjectRoot } from '@docforge/sync';
+import { IndexManager, resolveProjectRoot } from '@docforge/sync';
 import { connectViewerManager, type ViewerManagerClient, type WorkerRecord } from '@docforge/viewer-client';
 import { printLine, refuseUsage, terminalSafe } from './terminal.js';
 
@@ -25,10 +25,44 @@ function managerBin(): string {
   return path.resolve(path.dirname(manifest), bin);
 }
 
-function workerLine(w: WorkerRecord): string {
+/** Current, stale, or not known. */
+type Freshness = 'current' | 'stale' | 'unknown';
+
+/** A worker with the freshness `docforge_visualization_status` reports for it (contract: Visualization boundary). */
+type FreshWorker = WorkerRecord & { snapshot_state: Freshness; freshness: { index: Freshness; source: Freshness } };
+
+/**
+ * The workers, each with its freshness as `docforge_visualization_status` gives it: the index
+ * state (the manager's stat-only signature check) and the source state (the project's cheap source
+ * identity, an lstat walk, against the snapshot's), combined as stale when either is stale and
+ * current only when both are. A worker that is not running, or whose project folder is gone, has
+ * source state `unknown`. Never synchronizes or builds.
+ */
+async function withFreshness(workers: readonly WorkerRecord[]): Promise<FreshWorker[]> {
+  const identities = new Map<string, string | null>();
+  for (const root of new Set(workers.filter((w) => w.state === 'running').map((w) => w.project_root))) {
+    if (!existsSync(root)) continue;
+    const manager = new IndexManager({ root, noAst: false });
+    try {
+      identities.set(root, manager.cheapIdentity());
+    } finally {
+      await manager.close();
+    }
+  }
+  return workers.map((w) => {
+    const identity = w.state === 'running' ? identities.get(w.project_root) ?? null : null;
+    const source: Freshness = identity === null ? 'unknown' : identity === w.signature.source_identity ? 'current' : 'stale';
+    const index: Freshness = w.state === 'running' ? w.signature_state : 'unknown';
+    const state: Freshness = index === 'stale' || source === 'stale' ? 'stale' : index === 'current' && source === 'current' ? 'current' : 'unknown';
+    return { ...w, snapshot_state: state, freshness: { index, source } };
+  });
+}
+
+function workerLine(w: FreshWorker): string {
   const where = w.port === null ? '' : ` http://127.0.0.1:${w.port}/`;
   const ended = w.exit === null ? '' : ` (${w.exit.reason}${w.exit.signal ? `, ${w.exit.signal}` : ''})`;
-  return terminalSafe(`${w.worker_id}  ${w.state}${ended}  snapshot ${w.signature_state}  generation ${w.signature.generation}${where}  ${w.project_root}  last activity ${w.last_activity_at}`);
+  const why = w.freshness.source === 'stale' ? ' (sources changed since; run docforge sync)' : '';
+  return terminalSafe(`${w.worker_id}  ${w.state}${ended}  snapshot ${w.snapshot_state}${why}  generation ${w.signature.generation}${where}  ${w.project_root}  last activity ${w.last_activity_at}`);
 }
 
 /**
@@ -60,7 +94,7 @@ export async function runViewer(rootArg: string, action: string | undefined, opt
   try {
     if (action === 'status') {
       const listed = client === null ? null : root === null ? await client.listWorkers() : { manager: null, workers: (await client.workerStatus(root)).workers };
-      const workers = listed?.workers ?? [];
+      const workers = await withFreshness(listed?.workers ?? []);
       if (options.json) {
         printLine(JSON.stringify({ manager_running: client !== null, manager: client?.manager ?? null, project_root: root, workers }));
         return 0;
