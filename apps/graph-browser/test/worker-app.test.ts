@@ -86,6 +86,7 @@ test('the token trade answers 303 with the session cookie, and the guards refuse
 test('query strings and node ids failing their schemas get the structured errors of the hand parser they replace', async () => {
   const cases: [string, string, Record<string, unknown>][] = [
     ['/api/overview?x=1', 'Unknown query parameter "x"; allowed: expand.', { parameter: 'x' }],
+    ['/api/status?zzz=1', 'Unknown query parameter "zzz"; this endpoint takes none.', { parameter: 'zzz' }],
     ['/api/search', 'q must hold 1 to 500 characters.', { parameter: 'q' }],
     ['/api/search?q=%20%20', 'q must hold 1 to 500 characters.', { parameter: 'q' }],
     [`/api/search?q=${'x'.repeat(501)}`, 'q must hold 1 to 500 characters.', { parameter: 'q' }],

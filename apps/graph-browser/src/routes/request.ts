@@ -121,7 +121,7 @@ function queryError(failures: readonly FastifySchemaValidationError[], parameter
   const unknown = failures.find((f) => f.keyword === 'additionalProperties');
   if (unknown !== undefined) {
     const name = String(unknown.params.additionalProperty);
-    return errors.invalidArguments(`Unknown query parameter ${JSON.stringify(name)}; allowed: ${parameters.map((p) => p.name).join(', ')}.`, { parameter: name });
+    return errors.invalidArguments(parameters.length === 0 ? `Unknown query parameter ${JSON.stringify(name)}; this endpoint takes none.` : `Unknown query parameter ${JSON.stringify(name)}; allowed: ${parameters.map((p) => p.name).join(', ')}.`, { parameter: name });
   }
   for (const parameter of parameters) {
     const own = failures.filter((f) => failedParameter(f) === parameter.name);
