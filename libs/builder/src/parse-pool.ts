@@ -10,78 +10,41 @@
  * parse step with a parse thread and 1.63-1.82 s without. For code it is cheaper than the
  * TypeScript parse, but on fastify's package (2.3 MB of code) the build worker's parse step only
  * went from 1.0 s to 0.86 s of CPU, for 1.4 s more CPU in all and 336 instead of 212 MB of peak
- * RSS. So `parsesInParallel` asks for several times fastify's code.
- *
- * Issue 35 measured the Markdown copy again, per batch rather than per corpus: for 3,940 generated
- * pages the parse took 710 ms of CPU and the structured clone of its results 70-118 ms to
- * serialize and 110-198 ms to deserialize, a fifth of the parse, not all of it. The cost that
- * made a thread lose was per batch: every batch loaded the descriptor again (0.2-0.5 ms, more
- * than parsing 16 small pages), so batches now carry the descriptor loaded once and are bounded by
- * bytes as well as files. Whole-process cold builds of the generated corpora (alternating runs,
- * load 6-10): at 100,000 pages (118 MB) wall 87.7 and 87.8 s against 108.0 and 106.5 s, CPU
- * 56.8 and 52.8 s against 58.0 and 53.9 s, graph identical; at 20,000 pages (24 MB) one thread
- * still used less CPU (11.1-11.5 against 12.3-13.5 s) for no better wall. So content counts a
- * sixth of its bytes toward the code threshold: from about 36 MiB of Markdown.
+ * RSS. So only the code counts, and `parsesInParallel` asks for several times fastify's.
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { loadDescriptor, type SourceEntry } from '@docforge/project';
+import type { SourceEntry } from '@docforge/project';
 import { parseBatch, type ParseBatchTask, type ParsedBatchItem } from './parse.js';
 
 /** Below this many changed files a build always parses inline. */
 export const PARALLEL_PARSE_MIN_FILES = 256;
 /** Bytes of changed code from which a build parses on every core: about 2.5 s of parsing in one thread. */
 export const PARALLEL_PARSE_MIN_CODE_BYTES = 6 * 1024 * 1024;
-/** How many content bytes count as one code byte toward {@link PARALLEL_PARSE_MIN_CODE_BYTES} (issue 35: measured at 20,000 and 100,000 generated pages, above). */
-export const CONTENT_BYTES_PER_CODE_BYTE = 6;
 
 /**
  * Whether a build parses these changed sources on every core (`ParsePool.parse`) rather than
  * inline: at least `PARALLEL_PARSE_MIN_FILES` files holding `PARALLEL_PARSE_MIN_CODE_BYTES` of
- * code, content bytes counting a sixth ({@link CONTENT_BYTES_PER_CODE_BYTE}; issue 35).
+ * code (content sources do not count: copying their parse back costs what parsing it does).
  */
 export function parsesInParallel(entries: readonly SourceEntry[]): boolean {
   if (entries.length < PARALLEL_PARSE_MIN_FILES) return false;
   let code = 0;
-  let content = 0;
-  for (const entry of entries) {
-    if (entry.role === 'code') code += entry.size;
-    else content += entry.size;
-  }
-  return code + content / CONTENT_BYTES_PER_CODE_BYTE >= PARALLEL_PARSE_MIN_CODE_BYTES;
+  for (const entry of entries) if (entry.role === 'code') code += entry.size;
+  return code >= PARALLEL_PARSE_MIN_CODE_BYTES;
 }
 
 /**
- * A batch of a parse thread: up to 16 sources, fewer once they hold 128 KiB. Small batches keep the
- * threads busy to the end (issue 14: with 64 code files, a cold build of fastify's package left
- * the parse thread idle for a second while the build worker parsed its last big batch). The byte
- * bound lets a batch of small Markdown pages hold more of them (issue 35: with 16 pages a batch,
- * the per-batch costs of a 20,000-page build outweighed the second core).
+ * Sources per batch of a parse thread. Small batches keep the threads busy to the end (issue 14:
+ * with 64, a cold build of fastify's package left the parse thread idle for a second while the
+ * build worker parsed its last big batch).
  */
-const PARSE_BATCH = { files: 16, bytes: 128 * 1024, maxFiles: 256 } as const;
+const PARSE_BATCH_FILES = 16;
 /**
- * A batch of the build worker itself, a quarter of a thread's: between two of its batches it
+ * Sources per batch of the build worker itself, smaller still: between two of its batches it
  * hands the parse threads their next ones, so a short batch keeps their queue from running dry.
  */
-const LOCAL_BATCH = { files: 4, bytes: 32 * 1024, maxFiles: 64 } as const;
-
-/** The batch bounds: at least `files` sources (or what is left), more while under `bytes`, at most `maxFiles`. */
-interface BatchBounds {
-  readonly files: number;
-  readonly bytes: number;
-  readonly maxFiles: number;
-}
-
-/** How many of `bySize[from..]` one batch of `bounds` takes. */
-function batchLength(bySize: readonly SourceEntry[], from: number, bounds: BatchBounds): number {
-  let count = 0;
-  let bytes = 0;
-  while (from + count < bySize.length && count < bounds.maxFiles && (count < bounds.files || bytes + bySize[from + count]!.size <= bounds.bytes)) {
-    bytes += bySize[from + count]!.size;
-    count += 1;
-  }
-  return count;
-}
+const LOCAL_BATCH_FILES = 4;
 
 /** A task that only loads a parse thread's modules and these code adapters (parse-worker.ts). */
 export interface ParseWarmTask {
@@ -133,14 +96,12 @@ async function parseOnPool(pool: Piscina, task: ParseBatchTask, onBatch: (done: 
   const bySize = [...task.entries].sort((a, b) => b.size - a.size);
   let next = 0;
   let done = 0;
-  // The descriptor is loaded once here and travels with each batch (a batch loading it cost more than parsing 16 pages).
-  const descriptor = task.descriptor ?? loadDescriptor(task.root);
-  const take = (bounds: BatchBounds): ParseBatchTask => {
-    const entries = bySize.slice(next, next + batchLength(bySize, next, bounds));
+  const take = (count: number): ParseBatchTask => {
+    const entries = bySize.slice(next, next + count);
     next += entries.length;
     const knownHashes: Record<string, string> = {};
     for (const entry of entries) if (task.knownHashes[entry.path] !== undefined) knownHashes[entry.path] = task.knownHashes[entry.path]!;
-    return { ...task, entries, knownHashes, descriptor };
+    return { ...task, entries, knownHashes };
   };
   const byPath = new Map<string, ParsedBatchItem>();
   const finish = (items: readonly ParsedBatchItem[]): void => {
@@ -149,13 +110,13 @@ async function parseOnPool(pool: Piscina, task: ParseBatchTask, onBatch: (done: 
     onBatch(done);
   };
   const remote = async (): Promise<void> => {
-    while (next < bySize.length) finish((await pool.run(take(PARSE_BATCH))) as ParsedBatchItem[]);
+    while (next < bySize.length) finish((await pool.run(take(PARSE_BATCH_FILES))) as ParsedBatchItem[]);
   };
   // Two requests per parse thread: the next batch already waits in the thread's port while the
   // build worker's event loop is busy parsing its own batch (concurrentTasksPerWorker below).
   const remotes = Array.from({ length: 2 * parseThreads() }, () => remote());
   while (next < bySize.length) {
-    finish(await parseBatch(take(LOCAL_BATCH)));
+    finish(await parseBatch(take(LOCAL_BATCH_FILES)));
     // Let finished remote batches be collected, and new ones sent, between local ones.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }

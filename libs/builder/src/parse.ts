@@ -17,8 +17,6 @@ export interface ParseBatchTask {
   /** Content hashes already known for some paths: an unchanged hash is reused, not parsed. */
   knownHashes: Record<string, string>;
   logicAllowed: boolean;
-  /** The project's descriptor when the caller loaded it already (parse-pool.ts: once per build, not per batch); else loaded from `root`. */
-  descriptor?: Descriptor;
 }
 
 /** Outcome for one source of a batch: reuse the cached parse, or a fresh one. */
@@ -29,7 +27,7 @@ export type ParsedBatchItem = { reuse: true; entry: SourceEntry } | { reuse: fal
  * adapter (adapter-registry.ts `ensureAdapters`) when the first of its files is parsed.
  */
 export async function parseBatch(task: ParseBatchTask): Promise<ParsedBatchItem[]> {
-  const descriptor = task.descriptor ?? loadDescriptor(task.root);
+  const descriptor = loadDescriptor(task.root);
   // Code files without a known hash are parsed for certain: their adapters load first (loaded
   // after the batch's other parses instead, the compiler raised a cold build's peak RSS by 8 MB).
   await ensureAdapters(adaptersFor(descriptor, task.entries.filter((entry) => task.knownHashes[entry.path] === undefined)));
