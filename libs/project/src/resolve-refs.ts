@@ -403,6 +403,22 @@ export function resolveMention(text: string, names: CodeNames, counts: MentionCo
   return target;
 }
 
+/** A declaration file: TypeScript's `.d.ts`/`.d.mts`/`.d.cts` and Python's `.pyi` stubs. */
+const DECLARATION_FILE = /\.d\.[cm]?ts$|\.pyi$/;
+
+/**
+ * The ids without those in declaration files ({@link DECLARATION_FILE}) when at least one is not in
+ * one: a name that a package's implementation declares and its shipped typings repeat names the
+ * implementation (new-user trial: commander's `typings/index.d.ts` made `Command.requiredOption`
+ * ambiguous, so the README's mention linked nothing, and a rename in the JavaScript hid behind the
+ * typings). Names only declaration files hold stay as they are.
+ */
+function withoutDeclarationTwins(ids: readonly string[]): readonly string[] {
+  if (ids.length < 2) return ids;
+  const implementation = ids.filter((id) => !DECLARATION_FILE.test(id.slice('code:'.length).split('#')[0]!));
+  return implementation.length === 0 ? ids : implementation;
+}
+
 /** {@link resolveMention} by the name tables (and, without a document binding, the public API as written). */
 function resolveByName(name: string, names: CodeNames, counts: MentionCounts, unbound: boolean): string | null {
   const path = names.paths.get(name);
@@ -411,15 +427,15 @@ function resolveByName(name: string, names: CodeNames, counts: MentionCounts, un
     return path;
   }
   if (!name.includes('.')) {
-    const top = names.topLevel.get(name);
-    if (top !== undefined && top.length === 1 && !names.members.has(name) && DISTINCTIVE_NAME.test(name)) {
+    const top = withoutDeclarationTwins(names.topLevel.get(name) ?? []);
+    if (top.length === 1 && !names.members.has(name) && DISTINCTIVE_NAME.test(name)) {
       counts.linked += 1;
       return top[0]!;
     }
     if (/^[\w$#]+$/.test(name) && names.leaves.has(name)) counts.bare_leaf += 1;
     return null;
   }
-  const ids = [...new Set([...(names.qualified.get(name) ?? []), ...(names.exports.get(name) ?? []), ...(unbound ? names.api.get(name) ?? [] : [])])];
+  const ids = withoutDeclarationTwins([...new Set([...(names.qualified.get(name) ?? []), ...(names.exports.get(name) ?? []), ...(unbound ? names.api.get(name) ?? [] : [])])]);
   if (ids.length === 1) {
     counts.linked += 1;
     return ids[0]!;

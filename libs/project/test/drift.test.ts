@@ -159,3 +159,35 @@ test('an Options list of a function taking an options object lists its fields: n
   assert.equal(found.length, 1);
   assert.match(found[0]![1], /not declared: backoff/);
 });
+
+test('a name an implementation declares and its shipped typings repeat links the implementation (new-user trial: commander)', () => {
+  const js = 'lib/command.js';
+  const dts = 'typings/index.d.ts';
+  const code: ResolveSource = {
+    path: js,
+    nodes: [
+      codeNode(codeId(js), 'module', ''),
+      codeNode(`code:${js}#Command`, 'class', 'class Command', ['exported']),
+      codeNode(`code:${js}#Command.requiredOption`, 'method', 'Command.requiredOption(flags, description)'),
+    ],
+    edges: [],
+    links: [],
+  };
+  const typings: ResolveSource = {
+    path: dts,
+    nodes: [
+      codeNode(codeId(dts), 'module', ''),
+      codeNode(`code:${dts}#Command`, 'class', 'export class Command', ['exported']),
+      codeNode(`code:${dts}#Command.requiredOption`, 'method', 'Command.requiredOption(flags: string, description?: string): this'),
+      codeNode(`code:${dts}#OptionValues`, 'interface', 'export interface OptionValues', ['exported']),
+    ],
+    edges: [],
+    links: [],
+  };
+  const graph = resolveGraph({
+    descriptor: desc, sources: [parsed('docs/guide.md', '# Guide\n\nCall `Command.requiredOption()`; read `OptionValues.x`.\n'), code, typings],
+    codePaths: new Set([js, dts]), isCodeSourcePath: codeSourcePathMatcher(desc, ['.ts', '.js']),
+  });
+  const documents = graph.edges.filter((e) => e.relation === 'documents').map((e) => e.target_id);
+  assert.deepEqual(documents, [`code:${js}#Command.requiredOption`]);
+});
