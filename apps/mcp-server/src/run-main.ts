@@ -12,11 +12,22 @@
 import { pino } from 'pino';
 import { isLogLevel, LOG_LEVELS, readDocforgeConfig } from '@docforge/core';
 import { AccelerateError, parseAccelerate } from '@docforge/accelerate';
-import { guardStdout } from '@docforge/stdio';
+import type { Writable } from 'node:stream';
+import { framesStream, guardStdout } from '@docforge/stdio';
 import { parseCommandLine, USAGE } from './command-line.js';
 import { SERVER_VERSION } from './version.js';
 
-async function main(argv: readonly string[]): Promise<void> {
+/** How the launcher runs the server (bin/docforge-mcp.js). */
+export interface RunMainOptions {
+  /**
+   * The file descriptor MCP frames (and `--version`) are written to: 3 when the launcher started
+   * this process as its child with the client's stdout on fd 3 and the client's stderr on fd 1;
+   * absent: the process's own stdout (guarded).
+   */
+  framesFd?: number;
+}
+
+async function main(argv: readonly string[], options: RunMainOptions): Promise<void> {
   const config = readDocforgeConfig();
   const envLevel = config.logLevelText;
   if (envLevel !== undefined && envLevel !== '' && !isLogLevel(envLevel)) {
@@ -25,7 +36,8 @@ async function main(argv: readonly string[]): Promise<void> {
   const logger = pino({ name: 'docforge-mcp', level: config.logLevel ?? 'info' }, pino.destination({ fd: 2, sync: true }));
   // Before the server's module graph loads (its module bodies run on import): from here on console
   // and process.stdout go to the log, and only this stream (then the MCP transport) writes stdout.
-  const stdout = guardStdout(logger);
+  const guarded = guardStdout(logger);
+  const stdout: Writable = options.framesFd === undefined ? guarded : framesStream(options.framesFd);
   const command = parseCommandLine([...argv]);
   if (command.kind === 'usage_error') {
     process.stderr.write(command.message);
@@ -42,7 +54,7 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   // Only a command line that starts a server loads the server's module graph.
   const { runServer } = await import('./serve.js');
-  await runServer(command.options, logger);
+  await runServer(command.options, logger, stdout);
 }
 
 /**
@@ -63,12 +75,13 @@ function refuseInvalidAccelerate(): void {
  * Runs `docforge-mcp` with the command-line arguments `argv` (without node and the script): refuses
  * an invalid `DOCFORGE_ACCELERATE` (exit 2), then answers the command line or serves until the
  * client goes away. A fatal error prints `docforge-mcp: fatal:` and its stack and exits with status 1.
+ * `options.framesFd` names the descriptor of MCP frames (see {@link RunMainOptions}).
  * @returns a promise settled when the run ends (never rejected); the launcher takes a returned
  *   promise as the sign that the server started
  */
-export function runMain(argv: readonly string[]): Promise<void> {
+export function runMain(argv: readonly string[], options: RunMainOptions = {}): Promise<void> {
   refuseInvalidAccelerate();
-  return main(argv).catch((error: unknown) => {
+  return main(argv, options).catch((error: unknown) => {
     process.stderr.write(`docforge-mcp: fatal: ${error instanceof Error ? error.stack : String(error)}\n`);
     process.exit(1);
   });

@@ -28,10 +28,11 @@ interface Started {
 /**
  * Serves `options` over stdio until the client goes away: sets the log level (also for worker
  * threads, through the environment they inherit), logs every exit with its cause, keeps stdout
- * for MCP frames only, starts the server and connects it. Exits the process with status 2 when
+ * for MCP frames only, starts the server and connects it; `frames` is the one writer of MCP frames
+ * (the guarded stdout, or fd 3 under the launcher: run-main.ts). Exits the process with status 2 when
  * the options are refused by every project (see `start`).
  */
-export async function runServer(options: ServeOptions, logger: Logger): Promise<void> {
+export async function runServer(options: ServeOptions, logger: Logger, frames: Writable): Promise<void> {
   if (options.logLevel !== null) {
     logger.level = options.logLevel;
     // Worker threads (index builds) read the level from the environment they inherit.
@@ -40,9 +41,9 @@ export async function runServer(options: ServeOptions, logger: Logger): Promise<
   // From here on every exit logs its cause (issue 30 item 18): the end of input no longer ends the server silently.
   const exits = logExits(logger);
   // From here on, only MCP frames reach stdout: console and process.stdout of anything loaded go to the log.
-  const mcpStdout = guardStdout(logger);
+  guardStdout(logger);
   const started = await start(options, logger);
-  await serve(started, mcpStdout, logger, exits);
+  await serve(started, frames, logger, exits);
 }
 
 /**

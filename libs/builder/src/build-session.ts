@@ -7,7 +7,7 @@
  * fails like any failed build and reports the cause (build.ts runs it again).
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { appendAll, DocforgeError, errors, sha256, type SourceIssue } from '@docforge/core';
+import { appendAll, DocforgeError, errors, sha256, type SourceIssue, type WireError } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import { cheapIdentity, loadDescriptor, vocabularyCaseIssues, walkAdapterInputs, type SourceEntry, type StatIdentity } from '@docforge/project';
 import { adaptersFor, adapterVersionOf, DependencyRecorder, dependencyIdentities, ensureLinkers, loadedParsers, publishedDependencies } from '@docforge/identity';
@@ -46,6 +46,8 @@ export class BuildSession implements SessionContext {
   readonly progress: Progress;
   /** What the project-owned adapter reported, once loaded. */
   private adapterReport: ProjectAdapterReport | null = null;
+  /** The project-owned adapter's failure when it was published as an issue (no earlier publication), else null. */
+  private adapterFailure: WireError | null = null;
   /** The new index file while it is this build's to remove (written, not yet renamed into place by publishIndex). */
   private pendingFile: string | null = null;
 
@@ -278,6 +280,7 @@ export class BuildSession implements SessionContext {
       // With a last publication, fail the build so it keeps being served (stale, with this error).
       if (failure.code === 'adapter_restart_required' || setup.previous !== null) throw failure;
       issues.push({ severity: 'error', code: 'adapter_failed', message: failure.message, path: setup.descriptor.adapter.module, line: null, node_id: null });
+      this.adapterFailure = failure.toWire();
       return null;
     }
   }
@@ -289,7 +292,8 @@ export class BuildSession implements SessionContext {
       nodes: graph.nodes.length, edges: graph.edges.length, issues: resolved.issues.length, logic_steps: resolved.logicSteps, parsers_loaded: loadedParsers(),
     });
     stats.total_ms = performance.now() - this.started;
-    return adopted ? { ok: true, publication, stats, adapter: this.adapterReport, unchanged: true } : { ok: true, publication, stats, adapter: this.adapterReport };
+    const failure = this.adapterFailure === null ? {} : { adapter_failure: this.adapterFailure };
+    return adopted ? { ok: true, publication, stats, adapter: this.adapterReport, unchanged: true, ...failure } : { ok: true, publication, stats, adapter: this.adapterReport, ...failure };
   }
 
   /** A failed build: its file removed, the standby dropped, the written graph forgotten; the error as a wire error. */

@@ -119,9 +119,12 @@ export interface BuildStats {
  * Result of a build task: the new publication, or a structured error (errors do not survive thread
  * boundaries as classes). `unchanged` means nothing was published because the previous publication
  * was verified to hold exactly the graph the sources give; `adapter` reports the project-owned adapter.
+ * `adapter_failure` (`adapter_failed`): the project-owned adapter could not load or its extract
+ * failed, and there was no earlier publication, so this one was published without the adapter's
+ * nodes (an `adapter_failed` issue in it); the sync reports it `stale` with this error (issue x45).
  */
 export type BuildOutcome =
-  | { ok: true; publication: Publication; stats: BuildStats; adapter?: ProjectAdapterReport | null; unchanged?: boolean }
+  | { ok: true; publication: Publication; stats: BuildStats; adapter?: ProjectAdapterReport | null; unchanged?: boolean; adapter_failure?: WireError }
   | { ok: false; error: WireError; adapter?: ProjectAdapterReport | null };
 
 /** What one source contributed, kept in the worker between builds for incremental re-parse. */

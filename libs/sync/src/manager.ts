@@ -352,9 +352,13 @@ export class IndexManager {
       throw errors.indexUnavailable(`The freshly published index could not be opened, nor any newer publication after ${OPEN_RETRIES} reads of current.json.`);
     }
     this.served.trust();
+    // Published without the project-owned adapter (it failed with no earlier publication): served, but
+    // stale with adapter_failed, as every later sync reports it (issue x45); the CLI exits 1.
+    const adapterFailure = outcome.adapter_failure ?? null;
+    if (adapterFailure !== null) this.onWarning('index published without the project-owned adapter', { code: adapterFailure.code, message: adapterFailure.message });
     return {
-      publication: served, descriptor: scope.descriptor, staleness: 'current', rebuilt: outcome.unchanged !== true, stats: outcome.stats, sync_error: null,
-      identity_ms: identityMs, identity_known: this.identityKnown(), walk: checked.walkKind,
+      publication: served, descriptor: scope.descriptor, staleness: adapterFailure === null ? 'current' : 'stale', rebuilt: outcome.unchanged !== true, stats: outcome.stats,
+      sync_error: adapterFailure, identity_ms: identityMs, identity_known: this.identityKnown(), walk: checked.walkKind,
     };
   }
 
