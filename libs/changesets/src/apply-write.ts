@@ -31,8 +31,6 @@ export interface StagedFile extends JournalFile {
 export interface StagedApply {
   journal: Omit<Journal, 'files'> & { files: StagedFile[] };
   texts: Map<string, string | null>;
-  /** Folders this application made, in creation order (removed again, when empty, on rollback). */
-  made: DirHandle[];
 }
 
 /** What one application works with. */
@@ -100,8 +98,21 @@ export async function stage(run: ApplyRun, ws: Workspace, doc: ChangesetDocument
     files.push({ path: rel, target: placed.target, before_sha256: before === null ? null : sha256(before), after_sha256: after === null ? null : sha256(after), backup: null, link: after === null ? placed.link : null, plan, folder });
     texts.set(rel, after);
   }
-  const journal = { schema_version: JOURNAL_VERSION as typeof JOURNAL_VERSION, changeset_id: doc.id, changeset_sha256: doc.changeset_sha256, applier: applierId, step: 'prepared' as const, started_at: new Date().toISOString(), files };
-  return { journal, texts, made: [] };
+  const journal = { schema_version: JOURNAL_VERSION as typeof JOURNAL_VERSION, changeset_id: doc.id, changeset_sha256: doc.changeset_sha256, applier: applierId, step: 'prepared' as const, started_at: new Date().toISOString(), files, made_folders: madeFolders(files) };
+  return { journal, texts };
+}
+
+/** The folders the staged files make, shallowest first, each once (journal `made_folders`). */
+function madeFolders(files: readonly StagedFile[]): string[] {
+  const made = new Set<string>();
+  for (const { plan } of files) {
+    let rel = plan.existing;
+    for (const name of plan.create) {
+      rel = rel === '' ? name : `${rel}/${name}`;
+      made.add(rel);
+    }
+  }
+  return [...made];
 }
 
 async function openFolder(dirs: ConfinedDirs, doc: ChangesetDocument, rel: string, folder: string): Promise<DirHandle> {
@@ -142,7 +153,6 @@ async function writeOne(run: ApplyRun, staged: StagedApply, file: StagedFile, ki
   let folder = file.folder;
   for (const name of file.plan.create) {
     folder = await run.dirs.mkdir(folder, name);
-    if (!staged.made.some((m) => m.rel === folder.rel)) staged.made.push(folder);
   }
   await run.dirs.write(folder, file.plan.name, text, kill);
   return folder;
@@ -193,19 +203,6 @@ export async function writeStaged(run: ApplyRun, staged: StagedApply): Promise<v
   }
 }
 
-/** Removes the folders this application made, deepest first, when they are empty again. */
-async function removeMade(run: ApplyRun, staged: StagedApply): Promise<void> {
-  for (const folder of [...staged.made].reverse()) {
-    const parent = path.posix.dirname(folder.rel);
-    try {
-      await run.dirs.rmdir(await run.dirs.open(parent === '.' ? '' : parent), path.posix.basename(folder.rel));
-    } catch (error) {
-      // Not empty (a file someone else put there) or no longer there: it stays as it is.
-      if (!(error instanceof ConfinedDirError)) throw error;
-    }
-  }
-}
-
 /**
  * Restores every file from the backups, proves it by hash, removes temp files and the folders
  * this application made, and closes the journal; then answers `application_failed`.
@@ -214,8 +211,8 @@ async function removeMade(run: ApplyRun, staged: StagedApply): Promise<void> {
  */
 export async function rollBack(run: ApplyRun, staged: StagedApply, stageName: 'write' | 'verify', reason: string, cause?: unknown): Promise<never> {
   try {
+    // Also removes the folders this application made (journal `made_folders`), when empty again.
     await restoreFiles(run.dirs, run.layout, journalRecord(staged.journal));
-    await removeMade(run, staged);
     await closeJournal(run.dirs, run.layout);
   } catch (failure) {
     throw errors.applicationFailed(staged.journal.changeset_id, stageName, reason, {

@@ -28,6 +28,21 @@ import type { Descriptor } from '@docforge/project';
 export const MAX_NAME_BYTES = 255;
 
 /**
+ * Largest created or moved project-relative path, in UTF-8 bytes: half of Linux PATH_MAX (4096,
+ * the terminating NUL included), so the project root and the state dir's staging prefix fit in the
+ * other half (break-it trial: `docs/` + `a/`x2000 + `x.md` was stored `ready`).
+ */
+export const MAX_PATH_BYTES = 2048;
+
+/**
+ * Most segments of a created or moved path (folders plus the file). Every write of canonical
+ * application walks from the root through each folder (no `openat` in Node; dir-child.ts), so
+ * creating a path of depth N costs O(N^2) folder lookups; 64 is far beyond any documentation tree
+ * and keeps that walk cheap, and so the store lock an apply holds short.
+ */
+export const MAX_PATH_SEGMENTS = 64;
+
+/**
  * Characters a path may not hold: the id rule of libs/project (content.ts `UNSAFE_ID_CHARACTER`):
  * C0/C1 controls (line feed and carriage return included), DEL, bidi controls (U+202A..U+202E,
  * U+2066..U+2069, U+200E/U+200F, U+061C) and invisible format characters. Such a name would show
@@ -37,16 +52,18 @@ const UNSAFE_PATH_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2
 
 /** Why a created or moved path cannot be a file name DocForge writes. */
 export interface PathNameProblem {
-  /** `unsafe_character` or `name_too_long`. */
-  reason_code: 'unsafe_character' | 'name_too_long';
+  /** `unsafe_character`, `name_too_long`, `path_too_long` or `path_too_deep`. */
+  reason_code: 'unsafe_character' | 'name_too_long' | 'path_too_long' | 'path_too_deep';
   /** One sentence naming the cause and the limit. */
   reason: string;
   /** The offending character as `U+XXXX` (unsafe_character only). */
   character?: string;
   /** 0-based index of that character (UTF-16 code units). */
   offset?: number;
-  /** The limit in bytes (name_too_long). */
+  /** The limit in bytes (name_too_long, path_too_long). */
   limit_bytes?: number;
+  /** The limit in segments (path_too_deep). */
+  limit_segments?: number;
 }
 
 function codePoint(c: string): string {
@@ -66,7 +83,15 @@ export function pathNameProblem(rel: string): PathNameProblem | null {
       reason: `a control, bidi or invisible character ${character}: paths, like ids, may not hold one (a line feed or carriage return would forge a line of a listing, a bidi control would show the name reordered)`,
     };
   }
-  for (const name of rel.split(/[\\/]/)) {
+  const total = Buffer.byteLength(rel, 'utf8');
+  if (total > MAX_PATH_BYTES) {
+    return { reason_code: 'path_too_long', limit_bytes: MAX_PATH_BYTES, reason: `a path of ${total} bytes; created and moved paths hold at most ${MAX_PATH_BYTES} bytes (half of Linux PATH_MAX 4096, the rest for the project root and staging)` };
+  }
+  const names = rel.split(/[\\/]/).filter((name) => name !== '' && name !== '.');
+  if (names.length > MAX_PATH_SEGMENTS) {
+    return { reason_code: 'path_too_deep', limit_segments: MAX_PATH_SEGMENTS, reason: `a path of ${names.length} segments; created and moved paths hold at most ${MAX_PATH_SEGMENTS} (folders plus the file name)` };
+  }
+  for (const name of names) {
     const bytes = Buffer.byteLength(name, 'utf8');
     if (bytes > MAX_NAME_BYTES) {
       return { reason_code: 'name_too_long', limit_bytes: MAX_NAME_BYTES, reason: `a file or folder name of ${bytes} bytes; file systems hold names of at most ${MAX_NAME_BYTES} bytes (ENAMETOOLONG)` };

@@ -10,10 +10,10 @@
  * back to its target. Any failure refuses the whole journal (`application_journal_invalid`) before
  * a single file is touched.
  */
-import { lstatSync, readFileSync, realpathSync, type Stats } from 'node:fs';
+import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { errors, sha256, type DocforgeError } from '@docforge/core';
-import { isInside, type StateLayout } from '@docforge/fs-safe';
+import { isInside, readStateFile, readStateText, type StateLayout } from '@docforge/fs-safe';
 import type { Descriptor } from '@docforge/project';
 import { describeValidationErrors, validateApplicationJournal } from '@docforge/protocol';
 import { backupDir, JOURNAL_VERSION, type Journal, type JournalFile } from './journal.js';
@@ -81,7 +81,7 @@ export function loadJournal(layout: StateLayout, descriptor: Descriptor): Journa
   const refuse = (reason: string, details: Record<string, unknown> = {}): DocforgeError => errors.applicationJournalInvalid(layout.applicationJournal, backups, reason, details);
   let text: string;
   try {
-    text = readFileSync(layout.applicationJournal, 'utf8');
+    text = readStateText(layout.applicationJournal);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw refuse(`it cannot be read (${(error as Error).message})`);
@@ -128,7 +128,7 @@ export function loadJournal(layout: StateLayout, descriptor: Descriptor): Journa
       const backup = path.join(backups, file.backup);
       const st = lstatOrNull(backup);
       if (st === null || !st.isFile()) throw bad(`has no plain backup file ${backup}`, 'backup');
-      if (sha256(readFileSync(backup)) !== file.before_sha256) throw bad(`has a backup ${backup} that does not hash to its before state`, 'backup');
+      if (sha256(readStateFile(backup)) !== file.before_sha256) throw bad(`has a backup ${backup} that does not hash to its before state`, 'backup');
     }
     if (file.link !== null) {
       if (file.before_sha256 === null || file.after_sha256 !== null) throw bad('records a link for a file that was not deleted', 'link');
@@ -138,5 +138,11 @@ export function loadJournal(layout: StateLayout, descriptor: Descriptor): Journa
     }
     return { ...file, target };
   });
+  for (const [entry, rel] of (stored.made_folders ?? []).entries()) {
+    const abs = path.join(rootReal, ...rel.split('/'));
+    // A made folder lies strictly inside a real content root, outside the state dir, through no link.
+    const inside = roots.some((root) => abs !== root && isInside(root, abs)) && !isInside(forbidden[1]!, abs) && protectedPathProblem(descriptor, rel) === null;
+    if (!inside || realOfExisting(abs) !== abs) throw refuse(`made folder ${entry} (${JSON.stringify(rel)}) is not a plain folder strictly inside the real content roots`, { reason_code: 'made_folder', entry, path: rel });
+  }
   return { ...stored, files };
 }

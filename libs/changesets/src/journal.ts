@@ -58,6 +58,12 @@ export interface Journal {
   step: JournalStep;
   started_at: string;
   files: JournalFile[];
+  /**
+   * Folders (relative to the real project root, shallowest first) missing at staging that the
+   * application creates; rollback and recovery remove them, deepest first, when empty (break-it
+   * trial: recovery left hundreds of empty folders). Absent in older journals.
+   */
+  made_folders?: string[];
 }
 
 /** The backup directory. */
@@ -111,7 +117,7 @@ export async function writeJournal(dirs: ConfinedDirs, layout: StateLayout, jour
     return { path: file.path, target: rel.split(path.sep).join('/'), before_sha256: file.before_sha256, after_sha256: file.after_sha256, backup: file.backup, link: file.link };
   });
   const { schema_version, changeset_id, changeset_sha256, applier, step, started_at } = journal;
-  const record = { schema_version, changeset_id, changeset_sha256, applier, step, started_at, files };
+  const record = { schema_version, changeset_id, changeset_sha256, applier, step, started_at, files, ...(journal.made_folders === undefined ? {} : { made_folders: journal.made_folders }) };
   await dirs.write(await applicationHandle(dirs, layout), path.basename(layout.applicationJournal), `${JSON.stringify(record, null, 2)}\n`);
 }
 
@@ -210,6 +216,19 @@ export async function restoreFiles(dirs: ConfinedDirs, layout: StateLayout, jour
     if (now !== file.before_sha256) throw new Error(`restoring ${file.path} did not reproduce its before state (${now ?? 'absent'} instead of ${file.before_sha256 ?? 'absent'})`);
   }
   await removeTemps(dirs, journal);
+  await removeMadeFolders(dirs, journal.made_folders ?? []);
+}
+
+/** Removes the folders an application made, deepest first, when they are empty (a folder holding anything, or gone, stays as it is). */
+async function removeMadeFolders(dirs: ConfinedDirs, folders: readonly string[]): Promise<void> {
+  for (const rel of [...folders].reverse()) {
+    const slash = rel.lastIndexOf('/');
+    const parent = await openOrNull(dirs, slash < 0 ? '' : rel.slice(0, slash));
+    if (parent === null) continue;
+    await dirs.rmdir(parent, rel.slice(slash + 1)).catch((error: unknown) => {
+      if (!(error instanceof ConfinedDirError)) throw error;
+    });
+  }
 }
 
 /** Removes the temp files (`.<name>.<pid>.<random>.tmp`) of the journal's targets left by a killed write. */

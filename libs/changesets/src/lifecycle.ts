@@ -42,12 +42,31 @@ function evaluateFor(view: ProjectView, writer: string, id: string, operations: 
   return evaluate(view, operations, { policy: writerPolicy(writer, view.descriptor, view.adapterOperations, view.integrationPolicy ?? null), changesetId: id, others, registering });
 }
 
+/** Whether `a` was made before `b` (created_at, then id). */
+function earlier(a: ChangesetDocument, b: ChangesetDocument): boolean {
+  return a.created_at < b.created_at || (a.created_at === b.created_at && a.id < b.id);
+}
+
+/**
+ * The other stored changesets an overlap with `doc` is a conflict of `doc` with (break-it trial: a
+ * later overlapping draft, even an invalid one, made a reviewed ready changeset unappliable). The
+ * later or non-ready changeset carries the conflict: a ready `doc` is blocked only by an earlier
+ * ready one; a draft `doc` by every ready one and by earlier drafts. A new registration is later
+ * than all, so every draft or ready changeset still conflicts with it (contract: register_changes
+ * "conflict-checks"; applied and abandoned ones never participate).
+ */
+export function conflictParties(doc: ChangesetDocument, all: readonly ChangesetDocument[]): ChangesetDocument[] {
+  return all.filter((other) => other.id !== doc.id && (other.status === 'ready'
+    ? doc.status !== 'ready' || earlier(other, doc)
+    : other.status === 'draft' && doc.status !== 'ready' && earlier(other, doc)));
+}
+
 /**
  * Re-projects and validates a stored changeset against the current project, with its own writer's
- * policy and every other stored changeset for conflicts (the read tools and the CLI). Writes nothing.
+ * policy and the stored changesets {@link conflictParties} names for conflicts (the read tools and the CLI). Writes nothing.
  */
 export function evaluateStored(view: ProjectView, store: ChangesetStore, doc: ChangesetDocument): Evaluation {
-  return evaluateFor(view, doc.writer, doc.id, doc.operations, store.list().documents.filter((d) => d.id !== doc.id), false);
+  return evaluateFor(view, doc.writer, doc.id, doc.operations, conflictParties(doc, store.list().documents), false);
 }
 
 /**
@@ -105,7 +124,7 @@ export async function addOperation(store: ChangesetStore, view: ProjectView, wri
     }
     const stale = deriveStaleness(doc, view);
     if (stale !== null) throw errors.changesetNotWritable(`changeset ${id} is stale (${stale.reason}); rebase it before adding operations`, { changeset_id: id, stale });
-    const others = store.list().documents.filter((d) => d.id !== id);
+    const others = conflictParties(doc, store.list().documents);
     const evaluation = evaluateFor(view, writer, id, [...doc.operations, operation], others, true);
     const at = stamp(options);
     const previous = doc.changeset_sha256;
@@ -137,7 +156,7 @@ export async function rebaseChangeset(store: ChangesetStore, view: ProjectView, 
     if (stale?.reason === 'touched_source_changed') {
       throw errors.rebaseRefused(id, `touched source file(s) ${stale.paths.join(', ')} changed since the proposal`, { invariant: 'touched_source_unchanged', paths: stale.paths });
     }
-    const others = store.list().documents.filter((d) => d.id !== id);
+    const others = conflictParties(doc, store.list().documents);
     let evaluation: Evaluation;
     try {
       evaluation = evaluateFor(view, writer, id, doc.operations, others, true);

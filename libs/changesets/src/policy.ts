@@ -10,7 +10,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { errors } from '@docforge/core';
 import { resolveConfined } from '@docforge/fs-safe';
-import type { Descriptor } from '@docforge/project';
+import { CONTENT_EXTENSIONS, type Descriptor } from '@docforge/project';
 import { linkedComponentProblem, pathErrnoError } from './confinement.js';
 import { OPERATION_NAMES, type OperationName } from './types.js';
 
@@ -226,8 +226,27 @@ function confineLinkFree(descriptor: Descriptor, rel: string): string {
   }
   const problem = protectedPathProblem(descriptor, normalized);
   if (problem !== null) throw errors.pathOutsideRoot(`${problem}.`, { path: rel });
-  if (picomatch(descriptor.sources.exclude, { dot: true })(normalized)) {
-    throw errors.pathOutsideRoot(`${JSON.stringify(rel)} is excluded from the sources, so it would never be read back.`, { path: rel });
-  }
+  const unread = unreadPathProblem(descriptor, normalized);
+  if (unread !== null) throw errors.pathOutsideRoot(`${JSON.stringify(rel)} ${unread}, so the canonical loader would never read it back; choose another path.`, { path: rel, reason_code: 'not_read_back' });
   return normalized;
+}
+
+/**
+ * Why the source walk (libs/project walk.ts) would not read a file at `rel` back as content, or
+ * null: its name has no content extension as the walk reads extensions (`.md` alone, or `.env`, is
+ * a dot file with none), or an exclude glob matches it or a folder on the way to it (the walk
+ * never descends into an excluded folder). Lexical; the content roots, state dir and `.git` are
+ * checked by the caller (break-it trial: `docs/.md` was stored `ready` and failed at verify).
+ */
+function unreadPathProblem(descriptor: Descriptor, rel: string): string | null {
+  const name = rel.slice(rel.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  const extension = dot <= 0 ? '' : name.slice(dot).toLowerCase();
+  if (!CONTENT_EXTENSIONS.includes(extension)) return `has the file name ${JSON.stringify(name)}, which has no content extension the source walk reads (${CONTENT_EXTENSIONS.join(', ')}; a name that is only an extension is a dot file without one)`;
+  const excluded = picomatch(descriptor.sources.exclude, { dot: true });
+  if (excluded(rel)) return 'is excluded from the sources';
+  for (let slash = rel.indexOf('/'); slash > 0; slash = rel.indexOf('/', slash + 1)) {
+    if (excluded(rel.slice(0, slash))) return `lies in the folder ${JSON.stringify(rel.slice(0, slash))}, which is excluded from the sources`;
+  }
+  return null;
 }

@@ -7,11 +7,11 @@
  * dot-file the store ignores). Nothing here ever deletes a changeset or a receipt.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { canonicalJson, errors, NO_TEST_FAULTS, type DocforgeError, type TestFaults } from '@docforge/core';
-import { ensureStateDir, stateLayout, withLock, writeFileAtomic } from '@docforge/fs-safe';
+import { ensureStateDir, readStateText, StateFileError, stateLayout, withLock, writeFileAtomic } from '@docforge/fs-safe';
 import { describeValidationErrors, validateChangesetDocument } from '@docforge/protocol';
 import { changesetSha256 } from './hash.js';
 import type { ChangesetDocument } from './types.js';
@@ -129,10 +129,11 @@ export class ChangesetStore {
     if (!CHANGESET_ID_PATTERN.test(id)) return null;
     let text: string;
     try {
-      text = readFileSync(this.file(id), 'utf8');
+      // Never through a symbolic link, and never quoting what a planted file holds (break-it trial).
+      text = readStateText(this.file(id), MAX_CHANGESET_BYTES + 1);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw errors.changesetCorrupt(id, (error as Error).message, { cause: error });
+      throw errors.changesetCorrupt(id, error instanceof StateFileError ? error.message : `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
     }
     return parseDocument(id, text);
   }
@@ -191,7 +192,7 @@ function parseDocument(id: string, text: string): ChangesetDocument {
   try {
     value = JSON.parse(text) as unknown;
   } catch (error) {
-    throw errors.changesetCorrupt(id, `not JSON (${(error as Error).message})`, { cause: error });
+    throw errors.changesetCorrupt(id, 'the document is not valid JSON', { cause: error });
   }
   const problem = documentProblem(value);
   if (problem !== null) throw errors.changesetCorrupt(id, problem);

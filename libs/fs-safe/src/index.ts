@@ -17,3 +17,4 @@ export type { StateDirProblem } from './state-dir.js';
 export { stateDirProblem, assertStateDir, ensureStateDir } from './state-dir.js';
 export type { DirHandle, DirEntryInfo, ConfinedDirsOptions } from './confined-dirs.js';
 export { ConfinedDirs, ConfinedDirError } from './confined-dirs.js';
+export { readStateFile, readStateText, StateFileError } from './state-read.js';

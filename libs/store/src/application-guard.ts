@@ -8,15 +8,14 @@
  * any source and publishes only when, under the publication lock, the journal is still absent and
  * the epoch unchanged, so a build that overlapped an application never publishes what it read.
  */
-import { readFileSync } from 'node:fs';
 import { errors, type WireError } from '@docforge/core';
-import type { StateLayout } from '@docforge/fs-safe';
+import { readStateText, type StateLayout } from '@docforge/fs-safe';
 
 /** The open application named by the journal, or null when no journal exists. */
 export function openApplication(layout: StateLayout): { changeset_id: string; step: string } | null {
   let text: string;
   try {
-    text = readFileSync(layout.applicationJournal, 'utf8');
+    text = readStateText(layout.applicationJournal);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     return { changeset_id: 'unknown', step: 'unreadable' };
@@ -35,7 +34,7 @@ export function openApplication(layout: StateLayout): { changeset_id: string; st
 /** The current application epoch token ('' when no application ever ran). */
 export function applicationEpoch(layout: StateLayout): string {
   try {
-    return readFileSync(layout.applicationEpoch, 'utf8');
+    return readStateText(layout.applicationEpoch, 4096);
   } catch {
     return '';
   }

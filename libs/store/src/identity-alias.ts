@@ -8,9 +8,9 @@
  * from the published one, so a later no-change check stays one walk. An alias names its publication
  * exactly (generation, file, inode, identity) and means nothing for any other.
  */
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
+import { readStateText, writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
 import type { Publication } from './publication-format.js';
 import { publicationUnchanged, withPublicationLock, type PublicationRead } from './publication.js';
 import { applicationBlocksPublication } from './application-guard.js';
@@ -45,7 +45,7 @@ export function readIdentityAlias(layout: StateLayout): IdentityAlias | null {
   try {
     const st = lstatSync(file, { throwIfNoEntry: false });
     if (st === undefined || !st.isFile() || st.size > MAX_ALIAS_BYTES) return null;
-    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const value: unknown = JSON.parse(readStateText(file, MAX_ALIAS_BYTES));
     return isAlias(value) ? value : null;
   } catch {
     // Unreadable or malformed: no alias (the sync then builds, which is always correct).

@@ -1,6 +1,6 @@
-import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { processAlive, withLock, type StateLayout } from '@docforge/fs-safe';
+import { processAlive, readStateText, withLock, type StateLayout } from '@docforge/fs-safe';
 import { INDEX_FILE_PATTERN, MAX_CURRENT_BYTES, parsePublication, type Publication } from './publication-format.js';
 
 /** The file identity of `current.json` when it was read: a replacement (new inode) or edit changes it. */
@@ -42,7 +42,7 @@ export function readPublicationOnce(layout: StateLayout): PublicationRead {
   try {
     const st = lstatSync(layout.currentFile);
     if (!st.isFile() || st.size > MAX_CURRENT_BYTES) return { publication: null, stamp };
-    const checked = parsePublication(readFileSync(layout.currentFile, 'utf8'));
+    const checked = parsePublication(readStateText(layout.currentFile, MAX_CURRENT_BYTES));
     return { publication: checked.ok ? checked.publication : null, stamp };
   } catch {
     return { publication: null, stamp };

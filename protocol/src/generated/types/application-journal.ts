@@ -21,6 +21,12 @@ export interface ApplicationJournal {
    * @maxItems 100000
    */
   files: File[];
+  /**
+   * Folders (relative to the real project root, shallowest first) that did not exist when the application was staged and that it creates; rollback and recovery remove them again, deepest first, when empty. Absent in journals written before this field.
+   *
+   * @maxItems 100000
+   */
+  made_folders?: Relpath[];
 }
 export interface File {
   path: Relpath;

@@ -3,7 +3,7 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_application_journal = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/application-journal.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ApplicationJournal","description":"The write-ahead journal of canonical application (issue 11): <state>/application/journal.json. Every path is relative: `path` to the project root as the changeset names it, `target` to the real project root (the real file written; a symlinked node file is written through), `backup` a file name in <state>/application/backup/. Recovery re-confines every entry to the real content roots before touching anything.","type":"object","required":["schema_version","changeset_id","changeset_sha256","applier","step","started_at","files"],"additionalProperties":false,"properties":{"schema_version":{"const":2},"changeset_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"changeset_sha256":{"$ref":"https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/hex64"},"applier":{"type":"string","minLength":1,"maxLength":256},"step":{"enum":["prepared","writing","written","verified","committed"]},"started_at":{"type":"string","minLength":1,"maxLength":64},"files":{"type":"array","maxItems":100000,"items":{"$ref":"https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/file"}}}};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/application-journal.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ApplicationJournal","description":"The write-ahead journal of canonical application (issue 11): <state>/application/journal.json. Every path is relative: `path` to the project root as the changeset names it, `target` to the real project root (the real file written; a symlinked node file is written through), `backup` a file name in <state>/application/backup/. Recovery re-confines every entry to the real content roots before touching anything.","type":"object","required":["schema_version","changeset_id","changeset_sha256","applier","step","started_at","files"],"additionalProperties":false,"properties":{"schema_version":{"const":2},"changeset_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"changeset_sha256":{"$ref":"https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/hex64"},"applier":{"type":"string","minLength":1,"maxLength":256},"step":{"enum":["prepared","writing","written","verified","committed"]},"started_at":{"type":"string","minLength":1,"maxLength":64},"files":{"type":"array","maxItems":100000,"items":{"$ref":"https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/file"}},"made_folders":{"description":"Folders (relative to the real project root, shallowest first) that did not exist when the application was staged and that it creates; rollback and recovery remove them again, deepest first, when empty. Absent in journals written before this field.","type":"array","maxItems":100000,"items":{"$ref":"https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/relpath"}}}};
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", "u");
 const schema7 = {"$id":"https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/hex64","type":"string","pattern":"^[0-9a-f]{64}$"};
 const pattern1 = new RegExp("^[0-9a-f]{64}$", "u");
@@ -234,7 +234,7 @@ for(const prop0 of schema6.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((((((key0 === "schema_version") || (key0 === "changeset_id")) || (key0 === "changeset_sha256")) || (key0 === "applier")) || (key0 === "step")) || (key0 === "started_at")) || (key0 === "files"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
+if(!((((((((key0 === "schema_version") || (key0 === "changeset_id")) || (key0 === "changeset_sha256")) || (key0 === "applier")) || (key0 === "step")) || (key0 === "started_at")) || (key0 === "files")) || (key0 === "made_folders"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.schema_version !== undefined){
 if(2 !== data.schema_version) (vErrors ??= []).push({instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 2},message:"must be equal to constant"}), errors++;
@@ -282,6 +282,18 @@ if(!(validate24(data6[i0], {instancePath:instancePath+"/files/" + i0,parentData:
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data.made_folders !== undefined){
+let data8 = data.made_folders;
+if(Array.isArray(data8)){
+if(data8.length > 100000) (vErrors ??= []).push({instancePath:instancePath+"/made_folders",schemaPath:"#/properties/made_folders/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}), errors++;
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate25(data8[i1], {instancePath:instancePath+"/made_folders/" + i1,parentData:data8,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/made_folders",schemaPath:"#/properties/made_folders/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 } else {
