@@ -34,7 +34,20 @@ const IMPLICIT_MEMBERS = new Set([
   'js', 'mjs', 'cjs', 'ts', 'mts', 'cts', 'jsx', 'tsx', 'json', 'md', 'html', 'css', 'py', 'pyi', 'd', 'yml', 'yaml', 'toml', 'txt', 'map', 'node',
 ]);
 
-const QUALIFIED = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+// A Ruby method name may end in `?`, `!` or `=` (`Rake::FileTask#needed?`).
+const QUALIFIED = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+[?!=]?$/;
+/** `A.B#m` (Ruby and JSDoc notation for the instance method `m` of `A.B`), after `::` reads as `.`. */
+const INSTANCE_MEMBER = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*#[A-Za-z_$][\w$]*[?!=]?$/;
+
+/**
+ * The name a mention's text stands for: a trailing call (`()`, `(a, b)`) and a leading `./`
+ * dropped, `::` between names read as `.` (Rust `Bytes::new`, Ruby `Rake::Task`, issue 33 item 6),
+ * and `A::B#m` read as `A.B.m` (the instance method `m` of `A::B`, new-user trial u2). '' for a blank text.
+ */
+export function mentionName(text: string): string {
+  const name = text.replace(/\s*\([^()]*\)\s*$/, '').replace(/^\.\//, '').trim().replace(/(?<=\w)::(?=\w)/g, '.');
+  return INSTANCE_MEMBER.test(name) ? name.replace('#', '.') : name;
+}
 const CODE_PATH = /^[\w.@-]+(?:\/[\w.@-]+)+\.[A-Za-z]+$/;
 
 /** Receivers of qualified names: a class (`Ledger`) or a public API root (`pino`) -> the code id it names. */
@@ -127,7 +140,7 @@ export function unresolvedMentionIssue(
   paths: { isCodeSourcePath?: (path: string) => boolean; codePaths: ReadonlySet<string>; sourcePaths: ReadonlySet<string> },
   facts: NodeFacts, record?: { path(path: string): void; id(id: string): void },
 ): SourceIssue | null {
-  const name = link.mention.text.replace(/\s*\([^()]*\)\s*$/, '').replace(/^\.\//, '').trim();
+  const name = mentionName(link.mention.text);
   if (name === '' || /\s/.test(name)) return null;
   if (CODE_PATH.test(name)) record?.path(name);
   const called = link.mention.text.trimEnd().endsWith(')');
