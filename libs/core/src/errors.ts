@@ -187,10 +187,12 @@ export const errors = Object.freeze({
   /**
    * `node_not_found` for an exact node id (`details.node_id`). `didYouMean` names an existing id the
    * caller probably meant (`code:lib/proto.js` for `lib/proto.js`): the message asks, and
-   * `details.did_you_mean` carries it.
+   * `details.did_you_mean` carries it. `alsoMeant`: other nodes the same source file defines when
+   * the id was a source path (named in the message only).
    */
-  nodeNotFound(nodeId: string, options?: ErrorOptions, didYouMean: string | null = null): DocforgeError {
-    const hint = didYouMean === null ? '' : ` Did you mean ${JSON.stringify(didYouMean)}?`;
+  nodeNotFound(nodeId: string, options?: ErrorOptions, didYouMean: string | null = null, alsoMeant: readonly string[] = []): DocforgeError {
+    const also = alsoMeant.length === 0 ? '' : ` (that file also defines ${alsoMeant.map((id) => JSON.stringify(id)).join(', ')})`;
+    const hint = didYouMean === null ? '' : ` Did you mean ${JSON.stringify(didYouMean)}${also}?`;
     return build('node_not_found', { node_id: nodeId, hint }, { node_id: nodeId, ...(didYouMean === null ? {} : { did_you_mean: didYouMean }) }, options);
   },
   /** `path_outside_root`: `details.path` is project-relative. */
