@@ -148,6 +148,23 @@ function refuse(json: boolean, message: string): number {
   return 2;
 }
 
+/** The commands `docforge` knows (an unknown one is compared with these for a did-you-mean). */
+const COMMANDS: readonly string[] = Object.freeze(['init', 'sync', 'validate', 'check', 'affected', 'search', 'changeset', 'review', 'render', 'viewer', 'demo', 'node', 'backlinks', 'deps', 'impact', 'context']);
+
+/**
+ * A parse error of node:util's parseArgs as one line. Its unknown-option text ends in an
+ * unbalanced quote (`as in '-- "--bogus"`): that one is written anew.
+ */
+function parseErrorText(message: string): string {
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown !== null) {
+    const option = unknown[1]!;
+    return `unknown option ${JSON.stringify(option)} (to pass it as a positional argument, put it after "--": -- ${option})`;
+  }
+  // Node's parse errors hold line breaks ("… is ambiguous.\nDid you forget …"): one line on a terminal.
+  return message.replace(/\s*\n\s*/g, ' ');
+}
+
 /** Parses a command line strictly; prints the problem (see {@link refuse}) and returns null when it does not parse. */
 function parseCommandLine(argv: string[]) {
   try {
@@ -201,8 +218,7 @@ function parseCommandLine(argv: string[]) {
     });
   } catch (error) {
     // A line that does not parse still asked for JSON when one of its words is exactly --json.
-    // Node's parse errors hold line breaks ("… is ambiguous.\nDid you forget …"): one line on a terminal.
-    refuse(argv.includes('--json'), (error as Error).message.replace(/\s*\n\s*/g, ' '));
+    refuse(argv.includes('--json'), parseErrorText((error as Error).message));
     return null;
   }
 }
@@ -308,8 +324,10 @@ async function runCommand(command: string, rest: string[], context: CommandConte
     case 'impact':
     case 'context':
       return await (await import('./read-tools.js')).runReadCommand(command, rest, { root, values, json, progress: syncOptions.progress });
-    default:
-      return refuse(json, `unknown command ${JSON.stringify(command)}`);
+    default: {
+      const meant = (await import('@docforge/retrieval')).nearestName(command, COMMANDS);
+      return refuse(json, `unknown command ${JSON.stringify(command)}${meant === null ? '' : `; did you mean ${JSON.stringify(meant)}?`}`);
+    }
   }
 }
 
