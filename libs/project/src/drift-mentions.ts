@@ -34,21 +34,16 @@ const IMPLICIT_MEMBERS = new Set([
   'js', 'mjs', 'cjs', 'ts', 'mts', 'cts', 'jsx', 'tsx', 'json', 'md', 'html', 'css', 'py', 'pyi', 'd', 'yml', 'yaml', 'toml', 'txt', 'map', 'node',
 ]);
 
-// A Ruby method name may end in `?`, `!` or `=` (`Rake::FileTask#needed?`).
-const QUALIFIED = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+[?!=]?$/;
-/** `A.B#m` (Ruby and JSDoc notation for the instance method `m` of `A.B`), after `::` reads as `.`. */
+const QUALIFIED = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+[?!=]?$/; // a Ruby name may end in ?, ! or =
+const CODE_PATH = /^[\w.@-]+(?:\/[\w.@-]+)+\.[A-Za-z]+$/;
+/** `A.B#m`: Ruby and JSDoc notation for the instance method `m` of `A.B` (`Rake::Task#invoke`, new-user trial u2). */
 const INSTANCE_MEMBER = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*#[A-Za-z_$][\w$]*[?!=]?$/;
 
-/**
- * The name a mention's text stands for: a trailing call (`()`, `(a, b)`) and a leading `./`
- * dropped, `::` between names read as `.` (Rust `Bytes::new`, Ruby `Rake::Task`, issue 33 item 6),
- * and `A::B#m` read as `A.B.m` (the instance method `m` of `A::B`, new-user trial u2). '' for a blank text.
- */
+/** A mention's name: a trailing call (`()`, `(a, b)`) and a leading `./` dropped, `::` read as `.` (issue 33 item 6), `A::B#m` as `A.B.m`. */
 export function mentionName(text: string): string {
   const name = text.replace(/\s*\([^()]*\)\s*$/, '').replace(/^\.\//, '').trim().replace(/(?<=\w)::(?=\w)/g, '.');
   return INSTANCE_MEMBER.test(name) ? name.replace('#', '.') : name;
 }
-const CODE_PATH = /^[\w.@-]+(?:\/[\w.@-]+)+\.[A-Za-z]+$/;
 
 /** Receivers of qualified names: a class (`Ledger`) or a public API root (`pino`) -> the code id it names. */
 export interface ReceiverTable {
