@@ -33,12 +33,12 @@ test('an unknown option says so with balanced quotes', () => {
 
 test('docforge node with a source path suggests the node defined in that file', () => {
   const root = sharedExampleProject();
-  const ids = JSON.parse(cli(['search', 'payment', '--json', '-C', root]).stdout) as { items: { id: string; source_path: string }[] };
-  const doc = ids.items.find((item) => !item.id.startsWith('code:') && item.source_path.endsWith('.md'));
-  assert.ok(doc !== undefined, 'a document node in the example project');
-  for (const given of [doc.source_path, doc.source_path.replace(/\.md$/, '')]) {
+  // docs/components/ledger.md defines CMP-LEDGER (an id unlike its path): found through the source path.
+  for (const given of ['docs/components/ledger.md', 'docs/components/ledger', './docs/components/ledger.md']) {
     const run = cli(['node', given, '-C', root]);
     assert.equal(run.status, 1, run.stdout + run.stderr);
-    assert.match(run.stderr, new RegExp(`node_not_found: No node with id "${given.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}" exists\\. Did you mean "`));
+    assert.equal(run.stderr.trimEnd(), `docforge: node_not_found: No node with id ${JSON.stringify(given)} exists. Did you mean "CMP-LEDGER"?`);
   }
+  const json = JSON.parse(cli(['node', 'docs/components/ledger.md', '--json', '-C', root]).stdout) as { error: { details: Record<string, unknown> } };
+  assert.deepEqual(json.error.details, { node_id: 'docs/components/ledger.md', did_you_mean: 'CMP-LEDGER' });
 });
