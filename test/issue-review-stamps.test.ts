@@ -83,6 +83,16 @@ describe('review stamps on a copy of examples/ (front matter)', async () => {
     // The unstamped links to the changed function drift.
     const drift = await findings(s, 'drift_unreviewed_change');
     assert.ok(drift.some((d) => d.path === 'docs/components/ledger.md' && d.message.includes(FN) && typeof d.line === 'number' && d.line > 1), JSON.stringify(drift));
+    // The finding names how to review again (new-user trial u2): the CLI command and the MCP operation, which clears it as written.
+    const ledger = drift.find((d) => d.path === 'docs/components/ledger.md' && d.message.includes(FN))!;
+    const how = /review the link again \(docforge review (\S+) --target (\S+) --writer W --canonical-applier A, or the MCP docforge_register_changes operation (\{.*\})\)$/.exec(ledger.message);
+    assert.ok(how !== null, ledger.message);
+    assert.equal(how[2], FN);
+    const operation = JSON.parse(how[3]!) as { op: string; source_id: string; links: { target_id: string }[] };
+    assert.equal(operation.op, 'link_review');
+    assert.equal(operation.source_id, how[1]);
+    await registerAndApply(s, [operation]);
+    assert.ok(!(await findings(s, 'drift_unreviewed_change')).some((d) => d.message === ledger.message), 'the named operation reviewed the link');
 
     await registerAndApply(s, [{ op: 'link_review', source_id: 'CMP-RETRY', links: [{ relation: 'defines', target_id: FN }] }]);
     assert.deepEqual(await findings(s, 'suspect_link'), []);

@@ -27,9 +27,11 @@ Commands:
                           in the unified diff on stdin), then the docs, requirements and tests that
                           rest on them, each with its path and section (--depth N, --limit N, --json);
                           never syncs
-  check [--strict] [--format text|github|sarif]
+  check [--strict] [--format text|github|sarif] [--min-severity error|warning|info]
                           CI check: every validation finding; exit 1 on errors and, with --strict,
-                          on suspect_* and drift_* findings (info never fails it)
+                          on suspect_* and drift_* findings (info never fails it); --min-severity
+                          prints only findings at that severity or above (default info: all) and
+                          those that fail the check; the summary and exit code count every finding
   search QUERY            full-text search (bm25) over the project graph; filters as comma lists:
                           --kinds, --languages, --capabilities, --tags, --families, --authorities, --statuses
   node ID                 one node: fields, relations, body (--section SLUG, --body-offset N,
@@ -127,7 +129,7 @@ const COMMON_OPTIONS = ['project-root', 'json', 'progress', 'no-progress', 'help
  * read-tools.ts): an option of another command is refused, never ignored (`sync --depth 3`).
  */
 const COMMAND_OPTIONS: Record<string, readonly string[]> = {
-  init: [], sync: [], demo: [], validate: ['limit'], check: ['strict', 'format'], affected: ['diff', 'depth', 'limit'],
+  init: [], sync: [], demo: [], validate: ['limit'], check: ['strict', 'format', 'min-severity'], affected: ['diff', 'depth', 'limit'],
   search: ['limit', 'kinds', 'families', 'authorities', 'statuses', 'tags', 'languages', 'capabilities'],
   changeset: ['writer', 'all', 'sha256', 'canonical-applier', 'no-ast'],
   review: ['writer', 'canonical-applier', 'target', 'relations', 'yes'],
@@ -146,6 +148,23 @@ function refuse(json: boolean, message: string): number {
     process.stderr.write(`\n${USAGE}\n`);
   }
   return 2;
+}
+
+/** The commands `docforge` knows (an unknown one is compared with these for a did-you-mean). */
+const COMMANDS: readonly string[] = Object.freeze(['init', 'sync', 'validate', 'check', 'affected', 'search', 'changeset', 'review', 'render', 'viewer', 'demo', 'node', 'backlinks', 'deps', 'impact', 'context']);
+
+/**
+ * A parse error of node:util's parseArgs as one line. Its unknown-option text ends in an
+ * unbalanced quote (`as in '-- "--bogus"`): that one is written anew.
+ */
+function parseErrorText(message: string): string {
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown !== null) {
+    const option = unknown[1]!;
+    return `unknown option ${JSON.stringify(option)} (to pass it as a positional argument, put it after "--": -- ${option})`;
+  }
+  // Node's parse errors hold line breaks ("… is ambiguous.\nDid you forget …"): one line on a terminal.
+  return message.replace(/\s*\n\s*/g, ' ');
 }
 
 /** Parses a command line strictly; prints the problem (see {@link refuse}) and returns null when it does not parse. */
@@ -189,6 +208,7 @@ function parseCommandLine(argv: string[]) {
         // docforge check (issue 32 item 5).
         strict: { type: 'boolean', default: false },
         format: { type: 'string' },
+        'min-severity': { type: 'string' },
         // docforge affected (issue 32 item 3).
         diff: { type: 'string' },
         node: { type: 'string' },
@@ -201,8 +221,7 @@ function parseCommandLine(argv: string[]) {
     });
   } catch (error) {
     // A line that does not parse still asked for JSON when one of its words is exactly --json.
-    // Node's parse errors hold line breaks ("… is ambiguous.\nDid you forget …"): one line on a terminal.
-    refuse(argv.includes('--json'), (error as Error).message.replace(/\s*\n\s*/g, ' '));
+    refuse(argv.includes('--json'), parseErrorText((error as Error).message));
     return null;
   }
 }
@@ -280,7 +299,7 @@ async function runCommand(command: string, rest: string[], context: CommandConte
     case 'validate':
       return await runValidate(root, limit, syncOptions);
     case 'check':
-      return await (await import('./check.js')).runCheck(root, { ...syncOptions, strict: values.strict === true, format: values.format });
+      return await (await import('./check.js')).runCheck(root, { ...syncOptions, strict: values.strict === true, format: values.format, minSeverity: values['min-severity'] });
     case 'affected':
       return await (await import('./affected.js')).runAffected(root, { json, diff: values.diff, depth: values.depth, limit });
     case 'search':
@@ -307,8 +326,10 @@ async function runCommand(command: string, rest: string[], context: CommandConte
     case 'impact':
     case 'context':
       return await (await import('./read-tools.js')).runReadCommand(command, rest, { root, values, json, progress: syncOptions.progress });
-    default:
-      return refuse(json, `unknown command ${JSON.stringify(command)}`);
+    default: {
+      const meant = (await import('@docforge/retrieval')).nearestName(command, COMMANDS);
+      return refuse(json, `unknown command ${JSON.stringify(command)}${meant === null ? '' : `; did you mean ${JSON.stringify(meant)}?`}`);
+    }
   }
 }
 

@@ -127,7 +127,7 @@ export function logic(reader: IndexReader, config: GraphBrowserWorkerConfig, id:
   const summary = reader.nodeSummaries([id])[0];
   if (summary === undefined) throw errors.nodeNotFound(id);
   const totals = reader.logicCounts(id);
-  if (totals.steps === 0) throw errors.logicNotFound(id, summary.kind);
+  if (totals.steps === 0) throw errors.logicNotFound(id, summary.kind, reader.getNode(id)?.language ?? null);
   const { steps, flows } = reader.logicPage(id, Math.min(limit, totals.steps));
   return { owner: nodeItem(summary), steps, flows, total_steps: totals.steps, total_flows: totals.flows, limit, truncated: steps.length < totals.steps };
 }

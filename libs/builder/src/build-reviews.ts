@@ -59,11 +59,26 @@ function findingPlace(edge: GraphEdge, section: string | null): { line: number; 
   return { line: edge.line > 0 ? edge.line : 1, section };
 }
 
+/**
+ * How to review `edge` again once the target was reread (new-user trial u2: the finding named no
+ * command): the CLI's `docforge review SOURCE --target TARGET` (README "review"), and the
+ * `link_review` operation of MCP `docforge_register_changes`, both applied by a canonical applier.
+ */
+function reviewHow(edge: GraphEdge, section: string | null): string {
+  const operation = JSON.stringify({ op: 'link_review', source_id: edge.source_id, ...(section === null ? {} : { section }), links: [{ relation: edge.relation, target_id: edge.target_id }] });
+  return `docforge review ${shellWord(edge.source_id)} --target ${shellWord(edge.target_id)} --writer W --canonical-applier A, or the MCP docforge_register_changes operation ${operation}`;
+}
+
+/** `word` as one POSIX shell word: as is when it holds only safe characters, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./#-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
 function finding(code: string, edge: GraphEdge, place: { line: number; section: string | null }, what: string): SourceIssue {
   const where = place.section === null ? `"${edge.source_id}"` : `section #${place.section} of "${edge.source_id}"`;
   return {
     severity: 'warning', code, path: edge.source_path, line: place.line, node_id: edge.source_id,
-    message: `${edge.source_path}:${place.line}: ${where} ${edge.relation} ${edge.target_id}: ${what}; reread it and review the link again`,
+    message: `${edge.source_path}:${place.line}: ${where} ${edge.relation} ${edge.target_id}: ${what}; reread it and review the link again (${reviewHow(edge, place.section)})`,
   };
 }
 

@@ -19,6 +19,22 @@ export interface ErrorSpec {
   stale?: boolean;
 }
 
+/** Node languages whose built-in adapter builds function Logic (TypeScript/JavaScript and the tree-sitter family; not Python). */
+export const LOGIC_LANGUAGES: readonly string[] = Object.freeze(['typescript', 'javascript', 'go', 'rust', 'java', 'csharp', 'ruby', 'php', 'cpp']);
+
+/**
+ * Why a node of `kind` in `language` (null: not code) has no stored Logic, one sentence: not a
+ * function or method; a function of a language whose adapter builds no Logic (Python); or a
+ * function of a Logic language whose body gave none (a declaration without a body, a file that did not parse).
+ */
+export function logicAbsenceReason(kind: string, language: string | null): string {
+  if (kind !== 'function' && kind !== 'method') return 'Logic exists for functions and methods only.';
+  if (language === null || !LOGIC_LANGUAGES.includes(language)) {
+    return `the ${language ?? 'node\'s'} language adapter builds no Logic (Logic is built for functions and methods of ${LOGIC_LANGUAGES.join(', ')} code).`;
+  }
+  return 'its adapter stored none for it (a declaration without a body, or a file that did not parse).';
+}
+
 export const ERROR_CODES = {
   invalid_arguments: { message: 'The tool arguments do not match the tool input schema.', template: '{reason:raw}', remediation: 'fix_arguments' },
   node_not_found: { message: 'No node with that id exists in the current index generation.', template: 'No node with id {node_id} exists.{hint:raw}', remediation: 'search_for_node' },
@@ -34,7 +50,7 @@ export const ERROR_CODES = {
   adapter_policy_forbids_logic: { message: 'The effective policy forbids function Logic (--no-ast or lexical strategy).', template: 'The effective policy forbids function Logic ({reason:raw}).', remediation: 'use_graph_tools' },
   adapter_failed: { message: 'The project-owned adapter failed to load or run.', template: '{reason:raw}', remediation: 'fix_adapter_then_restart' },
   task_context_unavailable: { message: 'This server uses a custom context provider and exposes no task planner.', template: 'This server binds a custom context provider; version 1 exposes no custom task planner. Use docforge_get_context.', remediation: 'use_get_context' },
-  logic_not_found: { message: 'No stored Logic projection exists for that owner node.', template: 'Node {node_id} (kind {kind:raw}) has no stored Logic; Logic exists for functions and methods only.', remediation: 'use_function_or_method_id' },
+  logic_not_found: { message: 'No stored Logic projection exists for that owner node.', template: 'Node {node_id} (kind {kind:raw}) has no stored Logic; {reason:raw}', remediation: 'use_function_or_method_id' },
   policy_violation: { message: 'The index violates the effective process policy.', template: '{reason:raw}', remediation: 'restart_project_server' },
   project_root_invalid: { message: 'The project root does not exist, is not a directory or is not an absolute path.', template: 'Project root {root} {problem:raw}. Point --project-root (-C for docforge) at the absolute path of an existing project directory, the folder holding docforge.toml (a running docforge-mcp binds its root at start: restart that server after the fix).', remediation: 'fix_project_root' },
   invalid_encoding: { message: 'A source file is not valid UTF-8 text; it is not indexed.', template: '{path:raw}:{line}:{column}: {reason:raw}; the file is not indexed (convert it to UTF-8).', remediation: 'fix_file_encoding' },
@@ -171,10 +187,12 @@ export const errors = Object.freeze({
   /**
    * `node_not_found` for an exact node id (`details.node_id`). `didYouMean` names an existing id the
    * caller probably meant (`code:lib/proto.js` for `lib/proto.js`): the message asks, and
-   * `details.did_you_mean` carries it.
+   * `details.did_you_mean` carries it. `alsoMeant`: other nodes the same source file defines when
+   * the id was a source path (named in the message only).
    */
-  nodeNotFound(nodeId: string, options?: ErrorOptions, didYouMean: string | null = null): DocforgeError {
-    const hint = didYouMean === null ? '' : ` Did you mean ${JSON.stringify(didYouMean)}?`;
+  nodeNotFound(nodeId: string, options?: ErrorOptions, didYouMean: string | null = null, alsoMeant: readonly string[] = []): DocforgeError {
+    const also = alsoMeant.length === 0 ? '' : ` (that file also defines ${alsoMeant.map((id) => JSON.stringify(id)).join(', ')})`;
+    const hint = didYouMean === null ? '' : ` Did you mean ${JSON.stringify(didYouMean)}${also}?`;
     return build('node_not_found', { node_id: nodeId, hint }, { node_id: nodeId, ...(didYouMean === null ? {} : { did_you_mean: didYouMean }) }, options);
   },
   /** `path_outside_root`: `details.path` is project-relative. */
@@ -225,9 +243,12 @@ export const errors = Object.freeze({
   taskContextUnavailable(tool: string, options?: ErrorOptions): DocforgeError {
     return build('task_context_unavailable', {}, { tool }, options);
   },
-  /** `logic_not_found` for an existing node of `kind` without stored Logic. */
-  logicNotFound(nodeId: string, kind: string, options?: ErrorOptions): DocforgeError {
-    return build('logic_not_found', { node_id: nodeId, kind }, { node_id: nodeId, kind }, options);
+  /**
+   * `logic_not_found` for an existing node of `kind` (code `language`, null or absent for a
+   * document) without stored Logic; the message says why ({@link logicAbsenceReason}).
+   */
+  logicNotFound(nodeId: string, kind: string, language?: string | null, options?: ErrorOptions): DocforgeError {
+    return build('logic_not_found', { node_id: nodeId, kind, reason: logicAbsenceReason(kind, language ?? null) }, { node_id: nodeId, kind, language: language ?? null }, options);
   },
   /** `policy_violation`: the index would violate the effective process policy. */
   policyViolation(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DocforgeError, ERROR_CODES, errors, formatErrorMessage, toDocforgeError } from '../src/index.js';
+import { DocforgeError, ERROR_CODES, errors, toDocforgeError } from '../src/index.js';
 
 const docs = readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../docs/errors.md'), 'utf8');
 
@@ -48,7 +48,13 @@ test('factories fill their templates: ids as JSON, raw text verbatim, the defaul
   assert.equal(errors.lockTimeout('index_publication').message, ERROR_CODES.lock_timeout.message, 'the template reproduces the registry sentence');
   assert.equal(errors.indexUnavailable().message, ERROR_CODES.index_unavailable.message);
   assert.equal(errors.invalidArguments('limit must be an integer of at least 1.', { argument: 'limit' }).message, 'limit must be an integer of at least 1.');
-  assert.equal(formatErrorMessage('logic_not_found', { node_id: 'code:a.ts#f', kind: 'module' }), 'Node "code:a.ts#f" (kind module) has no stored Logic; Logic exists for functions and methods only.');
+  assert.equal(errors.logicNotFound('code:a.ts#f', 'module', 'typescript').message, 'Node "code:a.ts#f" (kind module) has no stored Logic; Logic exists for functions and methods only.');
+  // A Python function: its adapter builds no Logic (new-user trial u2), not "functions and methods only".
+  const python = errors.logicNotFound('code:a.py#f', 'function', 'python');
+  assert.equal(python.code, 'logic_not_found');
+  assert.match(python.message, /^Node "code:a\.py#f" \(kind function\) has no stored Logic; the python language adapter builds no Logic \(Logic is built for functions and methods of typescript, .*ruby, php, cpp code\)\.$/);
+  assert.doesNotMatch(python.message, /functions and methods only/);
+  assert.match(errors.logicNotFound('code:a.go#f', 'function', 'go').message, /its adapter stored none for it/);
   const cause = new Error('EACCES');
   assert.equal(errors.lockTimeout('index_publication', { cause }).cause, cause);
 });

@@ -34,8 +34,16 @@ const IMPLICIT_MEMBERS = new Set([
   'js', 'mjs', 'cjs', 'ts', 'mts', 'cts', 'jsx', 'tsx', 'json', 'md', 'html', 'css', 'py', 'pyi', 'd', 'yml', 'yaml', 'toml', 'txt', 'map', 'node',
 ]);
 
-const QUALIFIED = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+const QUALIFIED = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+[?!=]?$/; // a Ruby name may end in ?, ! or =
 const CODE_PATH = /^[\w.@-]+(?:\/[\w.@-]+)+\.[A-Za-z]+$/;
+/** `A.B#m`: Ruby and JSDoc notation for the instance method `m` of `A.B` (`Rake::Task#invoke`, new-user trial u2). */
+const INSTANCE_MEMBER = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*#[A-Za-z_$][\w$]*[?!=]?$/;
+
+/** A mention's name: a trailing call (`()`, `(a, b)`) and a leading `./` dropped, `::` read as `.` (issue 33 item 6), `A::B#m` as `A.B.m`. */
+export function mentionName(text: string): string {
+  const name = text.replace(/\s*\([^()]*\)\s*$/, '').replace(/^\.\//, '').trim().replace(/(?<=\w)::(?=\w)/g, '.');
+  return INSTANCE_MEMBER.test(name) ? name.replace('#', '.') : name;
+}
 
 /** Receivers of qualified names: a class (`Ledger`) or a public API root (`pino`) -> the code id it names. */
 export interface ReceiverTable {
@@ -127,7 +135,7 @@ export function unresolvedMentionIssue(
   paths: { isCodeSourcePath?: (path: string) => boolean; codePaths: ReadonlySet<string>; sourcePaths: ReadonlySet<string> },
   facts: NodeFacts, record?: { path(path: string): void; id(id: string): void },
 ): SourceIssue | null {
-  const name = link.mention.text.replace(/\s*\([^()]*\)\s*$/, '').replace(/^\.\//, '').trim();
+  const name = mentionName(link.mention.text);
   if (name === '' || /\s/.test(name)) return null;
   if (CODE_PATH.test(name)) record?.path(name);
   const called = link.mention.text.trimEnd().endsWith(')');

@@ -10,7 +10,7 @@ import type { LinkRef } from './content.js';
 import { anchorIds, anchorResolves } from './sections.js';
 import { apiTargets, type ApiNames } from './resolve-api.js';
 import type { DocBinding } from './doc-bindings.js';
-import { unresolvedMentionIssue } from './drift-mentions.js';
+import { mentionName, unresolvedMentionIssue } from './drift-mentions.js';
 import type { CodeNames } from './code-names.js';
 export { codeNames, sameCodeNames, type CodeNames } from './code-names.js';
 import { parameterDriftIssue, sectionAt, type ParameterList } from '@docforge/core';
@@ -358,7 +358,7 @@ const DISTINCTIVE_NAME = /[a-z0-9][A-Z]|[A-Za-z0-9]_+[A-Za-z0-9]|^[A-Z][a-z0-9]+
 
 /**
  * The code node a mention names (issue 9 item 2), or null. A trailing call (`()`,
- * `(paymentId, amount)`) is dropped first and `::` between names reads as `.`; the span then names a node when it equals a module's
+ * `(paymentId, amount)`) is dropped first, `::` between names reads as `.` and `A::B#m` as `A.B.m` ({@link mentionName}); the span then names a node when it equals a module's
  * code path (`src/ledger/ledger.ts`, a leading `./` dropped), a qualified name (`Ledger.refund`),
  * a `module.export` form resolved through the module's `defines` edges (`pino.transport`), or a
  * distinctive compound name ({@link DISTINCTIVE_NAME}) of exactly one top-level declaration
@@ -372,8 +372,8 @@ const DISTINCTIVE_NAME = /[a-z0-9][A-Z]|[A-Za-z0-9]_+[A-Za-z0-9]|^[A-Z][a-z0-9]+
  * tables (a declaration file's namespace repeating it does not make it ambiguous).
  */
 export function resolveMention(text: string, names: CodeNames, counts: MentionCounts, receiver?: DocBinding): string | null {
-  // `::` paths (Rust `Bytes::new`, C++ `ns::f`) name what the dotted form names (issue 33 item 6).
-  const name = text.replace(/\s*\([^()]*\)\s*$/, '').replace(/^\.\//, '').trim().replace(/(?<=\w)::(?=\w)/g, '.');
+  // `::` paths (Rust `Bytes::new`, C++ `ns::f`) name what the dotted form names (issue 33 item 6); `A::B#m` names `A.B.m`.
+  const name = mentionName(text);
   if (name === '' || /\s/.test(name)) return null;
   let unproven = false;
   const called = text.trimEnd().endsWith(')');

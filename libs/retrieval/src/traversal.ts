@@ -65,18 +65,26 @@ export interface TraversalOptions {
  * The `node_not_found` error for an id the index does not hold, naming the id the caller probably
  * meant when one exists: a code path written without its `code:` prefix (`lib/proto.js`), or a
  * page written with its `.md` extension, else an id equal but for ASCII case, else the one code
- * declaration a bare name names (`transport`). Two primary-key reads, then one scan of the id index
- * at most (the error path only).
+ * declaration a bare name names (`transport`). A source path (`docs/clients.md`, `docs/clients`)
+ * names the node(s) defined in that file (the first as `did_you_mean`, up to 4 more in the
+ * message). Two primary-key reads, one source-path index read, then one scan of the id index at
+ * most (the error path only).
  */
-export function missingNode(reader: Pick<IndexReader, 'hasNode' | 'nodeIdsNear' | 'nodeIdsWithPrefix'>, id: string): DocforgeError {
+export function missingNode(reader: Pick<IndexReader, 'hasNode' | 'nodeIdsNear' | 'nodeIdsWithPrefix' | 'nodeIdsAtPath'>, id: string): DocforgeError {
   const candidates = [id.startsWith('code:') ? null : `code:${id}`, /\.(md|markdown)$/i.test(id) ? id.replace(/\.(md|markdown)$/i, '') : null];
   const meant = candidates.find((candidate): candidate is string => candidate !== null && reader.hasNode(candidate)) ?? null;
   if (meant !== null) return errors.nodeNotFound(id, undefined, meant);
+  // A source path (`docs/clients.md`, or `docs/clients` without its extension): the nodes defined in that file.
+  const atPath = /[/.]/.test(id) && !id.includes(':') && !id.includes('#') ? reader.nodeIdsAtPath(id.replace(/^\.\//, ''), PATH_SUGGESTIONS) : [];
+  if (atPath.length > 0) return errors.nodeNotFound(id, undefined, atPath[0] ?? null, atPath.slice(1));
   // Else an id equal but for case, or the one declaration a bare name names (none when several do).
   const near = reader.nodeIdsNear(id, 2);
   if (near.length === 1) return errors.nodeNotFound(id, undefined, near[0] ?? null);
   return errors.nodeNotFound(id, undefined, near.length === 0 ? typoSibling(reader, id) : null);
 }
+
+/** Most nodes of one source file a `node_not_found` message names. */
+const PATH_SUGGESTIONS = 5;
 
 /** Most siblings a typo is compared with. */
 const TYPO_SIBLINGS = 2_000;

@@ -48,14 +48,18 @@ export function unmatchedFilterValues(reader: IndexReader, filters: NodeFilters)
       if (out.length >= UNMATCHED_FILTER_CAP) return out;
       if (reader.filterValueExists(filter, value)) continue;
       facets ??= reader.facetValues(SUGGESTION_CANDIDATES);
-      out.push({ filter, value, did_you_mean: suggestion(value, facets[FACET_OF[filter]].values.map((v) => v.value)) });
+      out.push({ filter, value, did_you_mean: nearestName(value, facets[FACET_OF[filter]].values.map((v) => v.value)) });
     }
   }
   return out;
 }
 
-/** An existing value equal to `value` but for case, else the nearest within the edit bound, else null. */
-function suggestion(value: string, existing: readonly string[]): string | null {
+/**
+ * The one of `existing` that `value` probably meant: one equal but for case, else the nearest
+ * within an edit distance of a third of `value`'s length (at least 1, at most 3); null when none
+ * is that close (`serch` -> `search` among the CLI's commands).
+ */
+export function nearestName(value: string, existing: readonly string[]): string | null {
   if (existing.length === 0) return null;
   const folded = value.toLowerCase();
   const sameCase = existing.find((candidate) => candidate.toLowerCase() === folded);
@@ -78,5 +82,5 @@ export function unmatchedRelations(reader: IndexReader, relations: readonly stri
   return relations
     .filter((relation) => !known.has(relation))
     .slice(0, UNMATCHED_FILTER_CAP)
-    .map((relation) => ({ filter: 'relations' as const, value: relation, did_you_mean: suggestion(relation, observed) }));
+    .map((relation) => ({ filter: 'relations' as const, value: relation, did_you_mean: nearestName(relation, observed) }));
 }

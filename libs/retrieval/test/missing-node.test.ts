@@ -13,6 +13,13 @@ const reader = {
     return [...ids].filter((known) => known.startsWith('code:') && (known.endsWith(`#${id}`) || new RegExp(`#.*\\.${id}$`).test(known))).slice(0, limit);
   },
   nodeIdsWithPrefix: (prefix: string, limit: number): string[] => [...ids].filter((known) => known.startsWith(prefix)).sort().slice(0, limit),
+  // As the store answers: the nodes whose source path is `path` (or `path.<ext>` without an extension).
+  nodeIdsAtPath: (path: string, limit: number): string[] => {
+    const sources: Record<string, string[]> = { 'docs/clients.md': ['clients'], 'docs/records.toml': ['REQ-1', 'REQ-2', 'REQ-3'] };
+    const exact = sources[path];
+    if (exact !== undefined || /\.[^./]+$/.test(path)) return (exact ?? []).slice(0, limit);
+    return Object.entries(sources).filter(([file]) => file.startsWith(`${path}.`)).flatMap(([, found]) => found).slice(0, limit);
+  },
 };
 
 test('a code path without its prefix, or a page with its extension, is named as the meant id', () => {
@@ -46,4 +53,16 @@ test('a typo in the last segment names the one sibling within a small edit dista
   assert.deepEqual(missingNode(reader, 'code:lib/route.js#buildRouting.rout').details, { node_id: 'code:lib/route.js#buildRouting.rout', did_you_mean: 'code:lib/route.js#buildRouting.route' });
   assert.deepEqual(missingNode(reader, 'code:lib/route.js#buildRouting.routr').details, { node_id: 'code:lib/route.js#buildRouting.routr' });
   assert.deepEqual(missingNode(reader, 'code:lib/route.js#buildRouting.xyz').details, { node_id: 'code:lib/route.js#buildRouting.xyz' });
+});
+
+test('a source path, with or without its extension, names the node(s) defined in that file (new-user trial u2)', () => {
+  for (const given of ['docs/clients.md', 'docs/clients', './docs/clients.md']) {
+    const error = missingNode(reader, given);
+    assert.deepEqual(error.details, { node_id: given, did_you_mean: 'clients' });
+    assert.equal(error.message, `No node with id ${JSON.stringify(given)} exists. Did you mean "clients"?`);
+  }
+  const records = missingNode(reader, 'docs/records.toml');
+  assert.deepEqual(records.details, { node_id: 'docs/records.toml', did_you_mean: 'REQ-1' });
+  assert.equal(records.message, 'No node with id "docs/records.toml" exists. Did you mean "REQ-1" (that file also defines "REQ-2", "REQ-3")?');
+  assert.deepEqual(missingNode(reader, 'docs/nothing.md').details, { node_id: 'docs/nothing.md' });
 });

@@ -138,6 +138,18 @@ export function nodeIdsWithPrefix(sql: StatementCache, prefix: string, limit: nu
   return sql.pluck('SELECT id FROM nodes WHERE id >= ? AND id < ? ORDER BY id LIMIT ?').all(prefix, end, limit) as string[];
 }
 
+/**
+ * Up to `limit` ids of the nodes defined in the source file `path` (`docs/clients.md` ->
+ * `clients`), by first line then id; for a path whose last segment has no extension, those of
+ * the files `path.<ext>` (`docs/clients`). Reads the `nodes_source` index (the error path only).
+ */
+export function nodeIdsAtPath(sql: StatementCache, path: string, limit: number): string[] {
+  if (path.trim() === '') return [];
+  const exact = sql.pluck('SELECT id FROM nodes WHERE source_path = ? ORDER BY start_line, id LIMIT ?').all(path, limit) as string[];
+  if (exact.length > 0 || /\.[^./]+$/.test(path)) return exact;
+  return sql.pluck("SELECT id FROM nodes WHERE source_path LIKE ? ESCAPE '\\' ORDER BY source_path, start_line, id LIMIT ?").all(`${likeLiteral(path)}.%`, limit) as string[];
+}
+
 /** Kind, title and source path of a node, or null. */
 export function nodeBrief(sql: StatementCache, id: string): NodeBrief | null {
   return (sql.rows('SELECT kind, title, source_path FROM nodes WHERE id = ?').get(id) as NodeBrief | undefined) ?? null;

@@ -3,7 +3,7 @@ import { sqliteDatabase } from './sqlite.js';
 import { errors, type Anchor, type EdgeReview, type GraphNode, type MentionSection, type ReviewState, type SourceIssue } from '@docforge/core';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
-import { countsByKind, facetValues, filterValueExists, nodeIdsNear, nodeIdsWithPrefix, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, sourceStats, type FacetCounts, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
+import { countsByKind, facetValues, filterValueExists, nodeIdsAtPath, nodeIdsNear, nodeIdsWithPrefix, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, sourceStats, type FacetCounts, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
 import { ftsExpression, type FtsMatch } from './fts-match.js';
 import { ftsCandidates, ftsCodeCandidates, ftsDocumentCount, ftsFewMatches, ftsFirstMatches, ftsExcerptSources, ftsMatchingRowids, ftsNthMatchRowid, nodeCodeLines, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource, type RankedFtsCandidate } from './reader-fts.js';
 import { mapFileEdges, mapFolderCounts, mapFolderEdges, mapFolderFiles, nodesOfFile, type MapEdgeCount, type MapFolderCount } from './reader-map.js';
@@ -143,6 +143,11 @@ export class IndexReader {
   /** Ids `id` probably meant (same ignoring case, or a bare declaration name), at most `limit`; one scan at most (error path only). */
   nodeIdsNear(id: string, limit: number): string[] {
     return nodeIdsNear(this.#sql, id, limit);
+  }
+
+  /** Up to `limit` ids of the nodes defined in source file `path` (or `path.<ext>` when it has no extension); error path only. */
+  nodeIdsAtPath(path: string, limit: number): string[] {
+    return nodeIdsAtPath(this.#sql, path, limit);
   }
 
   /** Up to `limit` node ids starting with `prefix`, in id order (the siblings of a mistyped id). */

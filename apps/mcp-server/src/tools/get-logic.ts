@@ -68,7 +68,7 @@ export const getLogicTool = defineTool({
     if (!node) throw missingNode(reader, id);
     const { steps: totalSteps, flows: totalFlows } = reader.logicCounts(id);
     if (totalSteps === 0) {
-      throw errors.logicNotFound(id, node.kind);
+      throw errors.logicNotFound(id, node.kind, node.language);
     }
     const owner = {
       id: node.id,

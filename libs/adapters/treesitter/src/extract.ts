@@ -25,7 +25,7 @@ function logicOrNone(build: () => { steps: LogicStep[]; flows: LogicFlow[] }): {
 }
 import { requireParser } from './runtime.js';
 import type { LanguageSpec } from './spec.js';
-import { cap, cleanComment, countLines, endLine, firstParagraph, line, precedingComments, syntaxErrors } from './tree.js';
+import { cap, countLines, docComment, endLine, firstParagraph, line, precedingComments, syntaxErrors } from './tree.js';
 
 /** The ParsedSource fields a code adapter returns. */
 export type ExtractResult = Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'logic_steps' | 'logic_flows' | 'link_data' | 'code_text'>;
@@ -224,7 +224,7 @@ class Extractor {
     draft.declaration = match.declaration === true;
     draft.capabilities.clear();
     draft.summary = cap(match.signature);
-    draft.doc = cleanComment(precedingComments(match.docAnchor ?? node, spec.isComment, spec.skipBeforeDoc));
+    draft.doc = docComment(precedingComments(match.docAnchor ?? node, spec.isComment, spec.skipBeforeDoc));
     draft.exported = match.exported;
     if (match.arity !== undefined) this.arity[draft.qname] = [match.arity.min, match.arity.max];
     else delete this.arity[draft.qname];

@@ -62,12 +62,42 @@ export function cleanComment(texts: readonly string[]): string {
       const body = text.replace(/^\/\*+!?/, '').replace(/\*+\/$/, '');
       for (const part of body.split('\n')) lines.push(part.replace(/^\s*\*(?!\/) ?/, '').trimEnd());
     } else {
-      for (const part of text.split('\n')) lines.push(part.replace(/^\s*(\/\/[/!]?|#) ?/, '').trimEnd());
+      for (const part of text.split('\n')) lines.push(part.replace(/^\s*(\/\/[/!]?|#+) ?/, '').trimEnd());
     }
   }
   while (lines.length > 0 && (lines[0] ?? '').trim() === '') lines.shift();
   while (lines.length > 0 && (lines[lines.length - 1] ?? '').trim() === '') lines.pop();
   return lines.join('\n');
+}
+
+/**
+ * Magic comments (not documentation): a shebang, `# frozen_string_literal:`, `# encoding:` /
+ * `# coding:`, `# -*- ... -*-`, `# typed:`, `# warn_indent:`, `# shareable_constant_value:`.
+ */
+const MAGIC_COMMENT = /^\s*(#!|#\s*-\*-.*-\*-\s*$|#\s*(frozen_string_literal|encoding|coding|typed|warn_indent|warn_past_scope|shareable_constant_value)\s*:)/i;
+/** An RDoc directive standing alone on a doc line (`:nodoc:`, `:stopdoc:`, `:yields: x`, ...). */
+const RDOC_DIRECTIVE_LINE = /^\s*:(nodoc|doc|stopdoc|startdoc|enddoc|notnew|not-new|yields|yield|arg|args|category|section|title|main|include|markup|private|public|protected):.*$/;
+/** An inherited-doc marker that is the whole doc (PHP `{@inheritDoc}`, Java `{@inheritDoc}`). */
+const INHERIT_ONLY = /^\s*\{?@inheritdoc\}?\s*$/i;
+
+/**
+ * The doc text of a definition from the comments directly above it: magic comments (see
+ * MAGIC_COMMENT) dropped, then {@link cleanComment}, then lines that are only an RDoc directive
+ * dropped, lines that are only an inherited-doc marker (`{@inheritDoc}`) dropped; '' when the
+ * marker was followed only by tags (`@return ...`): an inherited doc is no doc of its own.
+ */
+export function docComment(texts: readonly string[]): string {
+  const own = texts.filter((text) => !MAGIC_COMMENT.test(text));
+  const lines = cleanComment(own).split('\n').filter((part) => !RDOC_DIRECTIVE_LINE.test(part));
+  const kept = lines.filter((part) => !INHERIT_ONLY.test(part));
+  const doc = kept.join('\n').trim();
+  // `{@inheritDoc}` followed only by tags (`@return mixed[]`) has no text of its own either.
+  return kept.length < lines.length && (doc === '' || doc.startsWith('@')) ? '' : doc;
+}
+
+/** A signature line without a trailing RDoc directive comment (`module Backtrace # :nodoc: all` -> `module Backtrace`). */
+export function withoutDirective(signature: string): string {
+  return signature.replace(/\s+#\s*:[a-z-]+:.*$/, '');
 }
 
 /**

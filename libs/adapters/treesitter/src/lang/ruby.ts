@@ -15,7 +15,7 @@ import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { TreeImport } from '../link-data.js';
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
-import { collapse, named } from '../tree.js';
+import { collapse, named, withoutDirective } from '../tree.js';
 import { rubyResolver } from './ruby-resolve.js';
 
 const KEYWORDS = new Set([
@@ -70,7 +70,7 @@ function inSingletonClass(node: SyntaxNode): boolean {
 function signature(node: SyntaxNode): string {
   const body = node.childForFieldName('body');
   const text = body === null ? node.text : node.text.slice(0, body.startIndex - node.startIndex);
-  return collapse(text.split('\n')[0] ?? '').replace(/;$/, '');
+  return withoutDirective(collapse(text.split('\n')[0] ?? '').replace(/;$/, ''));
 }
 
 function definition(node: SyntaxNode, parent: { kind: string; qname: string; testFile: boolean }): DefinitionMatch | null {
