@@ -7,6 +7,6 @@ import type { AdapterManifest } from '@docforge/core';
  */
 export const typescriptManifest: AdapterManifest = Object.freeze({
   id: 'typescript',
-  version: '1.6.0',
+  version: '1.6.1',
   extensions: Object.freeze(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']),
 });
