@@ -180,12 +180,16 @@ describe('docforge check end to end', () => {
 
   test('usage errors exit 2 and build nothing', () => {
     const root = exampleProjectCopy({ state: false });
-    for (const argv of [['check', '--format', 'xml'], ['check', 'extra'], ['check', '--json'], ['check', '--strict', '--strict']]) {
+    for (const argv of [['check', '--format', 'xml'], ['check', 'extra'], ['check', '--strict', '--strict']]) {
       const run = cli([...argv, '-C', root]);
       assert.equal(run.status, 2, `${argv.join(' ')}: ${run.stderr}`);
       assert.equal(run.stdout, '');
       assert.match(run.stderr, /^docforge: /);
     }
+    // A line that asks for --json gets its refusal as JSON, as every refused line does (README "--json").
+    const json = cli(['check', '--json', '-C', root]);
+    assert.equal(json.status, 2);
+    assert.equal((JSON.parse(json.stdout) as { error: { code: string; message: string } }).error.message, 'check takes --format text|github|sarif, not --json');
     assert.equal(existsSync(path.join(root, '.docforge')), false);
   });
 });

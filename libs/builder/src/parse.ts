@@ -6,7 +6,8 @@ import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { codeReviewHashes, documentReviewHash, sha256 } from '@docforge/core';
 import { readConfined } from '@docforge/fs-safe';
-import { decodeSourceText, invalidEncodingIssue, loadDescriptor, parseContentSource, type Descriptor, type SourceEntry } from '@docforge/project';
+import { decodeSourceText, invalidEncodingIssue } from '@docforge/core';
+import { loadDescriptor, parseContentSource, type Descriptor, type SourceEntry } from '@docforge/project';
 import { adapterFor, adaptersFor, adaptersSettled, ensureAdapters } from '@docforge/identity';
 import type { CachedSource } from './build-types.js';
 

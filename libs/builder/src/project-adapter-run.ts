@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ALIASED_RELATIONS, withContentHash, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
-import { decodeSourceText, invalidEncodingIssue, walkAdapterInputs, type Descriptor } from '@docforge/project';
+import { decodeSourceText, invalidEncodingIssue } from '@docforge/core';
+import { walkAdapterInputs, type Descriptor } from '@docforge/project';
 import {
   MAX_ADAPTER_EDGES, MAX_ADAPTER_INPUT_BYTES, MAX_ADAPTER_ISSUES, MAX_ADAPTER_NODES, MAX_ADAPTER_TOTAL_BYTES,
   type LoadedAdapter, type ProjectAdapterOutput, type ProjectAdapterRunInput, type ProjectAdapterRunner,

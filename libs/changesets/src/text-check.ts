@@ -1,6 +1,6 @@
 /**
  * Text a proposal may carry (bad-input fix). Every string of an operation ends up in a canonical
- * file that the loader reads back as UTF-8 (libs/project `decodeSourceText`). Two kinds of
+ * file that the loader reads back as UTF-8 (libs/core `decodeSourceText`). Two kinds of
  * character can never round-trip through that loader, so they are refused before anything is
  * projected or stored:
  *

@@ -12,9 +12,9 @@
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { appendAll, canonicalJson, sha256, withContentHash, type GraphNode, type SourceIssue } from '@docforge/core';
+import { appendAll, canonicalJson, decodeSourceText, invalidEncodingIssue, sha256, withContentHash, type GraphNode, type SourceIssue } from '@docforge/core';
 import {
-  decodeSourceText, invalidEncodingIssue, parseContentSource, resolveGraph, walkSources, type ContentParse, type Descriptor, type ResolvedGraph, type ResolveSource,
+  parseContentSource, resolveGraph, walkSources, type ContentParse, type Descriptor, type ResolvedGraph, type ResolveSource,
 } from '@docforge/project';
 import type { ProposalPolicy } from './policy.js';
 

@@ -29,3 +29,5 @@ export {
   parseStampComment, formatStampComment, type StampPair,
 } from './review.js';
 export { attachReviews, commentStamps, frontMatterStamps, type AttachedReviews, type RawReviewEntry } from './review-stamps.js';
+export type { DecodedSource } from './source-text.js';
+export { decodeSourceText, firstInvalidUtf8, invalidEncodingIssue } from './source-text.js';

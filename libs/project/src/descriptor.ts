@@ -9,7 +9,7 @@ import { parseToml, TomlError } from './toml.js';
 import { DocforgeError, errors } from '@docforge/core';
 import { DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES, type Descriptor } from './descriptor-types.js';
 import { isInside, validateDescriptor, type Table } from './descriptor-validate.js';
-import { decodeSourceText } from './encoding.js';
+import { decodeSourceText } from '@docforge/core';
 
 function descriptorFileError(reason: string, cause?: unknown): DocforgeError {
   return errors.descriptorInvalid(`${DESCRIPTOR_FILE}: ${reason}`, { path: DESCRIPTOR_FILE, line: null, key: null }, cause === undefined ? undefined : { cause });

@@ -20,6 +20,4 @@ export {
   MAX_ADAPTER_FILES, MAX_ADAPTER_INPUT_FILES, MISSING_FILE_HASH, fingerprintProjectAdapter, relativeSpecifiers, ProjectAdapterGuard,
   validInputGlob, walkAdapterInputs,
 } from './project-adapter.js';
-export type { DecodedSource } from './encoding.js';
-export { decodeSourceText, firstInvalidUtf8, invalidEncodingIssue } from './encoding.js';
 export { vocabularyCaseIssues } from './vocabulary-case.js';

@@ -1,7 +1,8 @@
 // Pins source decoding (issue 8 item 3): never a silent U+FFFD; Latin-1, UTF-16/32 and NUL bytes are refused with line and column of the first bad byte; UTF-8 (with or without BOM) and PEP 263 Python files decode.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeSourceText, firstInvalidUtf8, invalidEncodingIssue, loadDescriptor } from '../src/index.js';
+import { decodeSourceText, firstInvalidUtf8, invalidEncodingIssue } from '@docforge/core';
+import { loadDescriptor } from '../src/index.js';
 import { removeTree, tempTree } from './helpers.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -10,7 +10,8 @@
  * knows it, still without replacement.
  */
 import { isUtf8 } from 'node:buffer';
-import { formatErrorMessage, type SourceIssue } from '@docforge/core';
+import { formatErrorMessage } from './errors.js';
+import type { SourceIssue } from './model.js';
 
 /** Outcome of {@link decodeSourceText}. */
 export type DecodedSource =
