@@ -40,12 +40,14 @@ test('CLI text output escapes control and bidi characters; no forged finding lin
   const evil = cli(root, 'search', 'evil');
   assert.doesNotMatch(evil.stdout, RAW, evil.stdout);
   assert.match(evil.stdout, /\\u\{202e\}evil/);
-  assert.match(search.stdout, /a\\nforged\.md:1: error fake\.md/);
   // The best matching section, as in the JSON.
   assert.match(search.stdout, /section zebra-stripes \(Zebra stripes\) at docs\/evil\.md:\d+$/m);
   const validate = cli(root, 'validate');
   assert.doesNotMatch(validate.stdout, RAW, validate.stdout);
   for (const line of validate.stdout.split('\n')) assert.doesNotMatch(line, /^forged\.md:1:/, 'no line forged by a file name');
+  // The file whose name holds the newline gives no node (unsafe_file_name); its finding shows the name escaped.
+  assert.match(validate.stdout, /unsafe_file_name: docs\/a\\nforged\.md:1: error fake\.md: the file name holds a control/);
+  assert.doesNotMatch(search.stdout, /forged/, 'no hit for a file that gives no node');
 });
 
 test('front-matter ids with NUL, ESC or bidi characters are malformed; every finding message starts with path:line:', () => {

@@ -303,7 +303,8 @@ async function runCommand(command: string, rest: string[], context: CommandConte
     case 'affected':
       return await (await import('./affected.js')).runAffected(root, { json, diff: values.diff, depth: values.depth, limit });
     case 'search':
-      if (rest.join('').trim() === '') return refuseBriefly(json, 'search needs a QUERY');
+      // An empty QUERY ("") goes on to the tool's input schema, which names it as MCP would; a blank one is refused here.
+      if (rest.length === 0 || (rest.join('') !== '' && rest.join('').trim() === '')) return refuseBriefly(json, 'search needs a QUERY');
       return await runSearch(root, rest.join(' '), limit, syncOptions, { kinds: values.kinds, families: values.families, authorities: values.authorities, statuses: values.statuses, tags: values.tags, languages: values.languages, capabilities: values.capabilities });
     case 'changeset':
       return await (await import('./changeset.js')).runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR, sha256: values.sha256 ?? null, canonicalApplier: values['canonical-applier'] ?? null, noAst: values['no-ast'] === true, testFaults: readDocforgeConfig().testFaults }, logger);

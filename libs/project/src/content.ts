@@ -258,9 +258,9 @@ function plainNode(result: ContentParse, path: string, lines: readonly string[],
   // A name holding a control, bidi or invisible character gives no node: the id would carry it, as a front matter id may not.
   const unsafe = UNSAFE_ID_CHARACTER.exec(id);
   if (unsafe) {
-    const shown = JSON.stringify(path).slice(1, -1).replace(UNSAFE_ID_CHARACTERS, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+    // The message names no path: the finding's location puts it in front (JSON and the CLI's text escape it).
     const code = `U+${unsafe[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-    result.issues.push({ severity: 'error', code: 'unsafe_file_name', message: `${shown}: the file name holds a control, bidi or invisible character (${code}); a node id derived from it would carry it, so the file gives no node: rename it`, path, line: null, node_id: null });
+    result.issues.push({ severity: 'error', code: 'unsafe_file_name', message: `the file name holds a control, bidi or invisible character (${code}); a node id derived from it would carry it, so the file gives no node: rename it`, path, line: null, node_id: null });
     return result;
   }
   const node = makeNode({
