@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { AccelerateError, Accelerators, parseAccelerate } from '@docforge/accelerate';
-import { errors, readDocforgeConfig, repeatedOption, toDocforgeError } from '@docforge/core';
+import { readDocforgeConfig, repeatedOption, toDocforgeError } from '@docforge/core';
 import type { PrestartedBuildPool } from '@docforge/sync';
 import { lazyStderrLogger } from '@docforge/stdio';
 import { errorLine, guardStdoutPipe, printRaw, refuseUsage } from './terminal.js';
@@ -142,12 +142,9 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
  * "invalid_arguments", ...}}` on standard output alone (as every `--json` error is printed).
  */
 function refuse(json: boolean, message: string): number {
-  if (json) printRaw(JSON.stringify({ schema_version: 1, error: errors.invalidArguments(message).toWire() }, null, 2));
-  else {
-    errorLine(`docforge: ${message}`);
-    process.stderr.write(`\n${USAGE}\n`);
-  }
-  return 2;
+  const status = refuseUsage(json, message);
+  if (!json) process.stderr.write(`\n${USAGE}\n`);
+  return status;
 }
 
 /** The commands `docforge` knows (an unknown one is compared with these for a did-you-mean). */
@@ -275,14 +272,6 @@ interface CommandContext {
   logger: Logger;
 }
 
-/**
- * Refuses a command's words with exit status 2 and one line (`docforge: MESSAGE` on standard error),
- * or with `--json` the `invalid_arguments` error object on standard output, as {@link refuse} does.
- */
-function refuseBriefly(json: boolean, message: string): number {
-  return refuseUsage(json, message);
-}
-
 /** Runs one command (its module imported on demand) and resolves to its exit code; errors propagate. */
 async function runCommand(command: string, rest: string[], context: CommandContext): Promise<number> {
   const { root, values, limit, syncOptions, logger } = context;
@@ -292,7 +281,7 @@ async function runCommand(command: string, rest: string[], context: CommandConte
   const { runInit, runSearch, runSync, runValidate } = await import('./commands.js');
   switch (command) {
     case 'init':
-      if (rest.length > 0 && rest.join('').trim() === '') return refuseBriefly(json, 'init was given an empty DIR (leave it out for the current folder)');
+      if (rest.length > 0 && rest.join('').trim() === '') return refuseUsage(json, 'init was given an empty DIR (leave it out for the current folder)');
       return await runInit(path.resolve(rest[0] ?? values['project-root'] ?? '.'), json);
     case 'sync':
       return await runSync(root, syncOptions);
@@ -304,7 +293,7 @@ async function runCommand(command: string, rest: string[], context: CommandConte
       return await (await import('./affected.js')).runAffected(root, { json, diff: values.diff, depth: values.depth, limit });
     case 'search':
       // An empty QUERY ("") goes on to the tool's input schema, which names it as MCP would; a blank one is refused here.
-      if (rest.length === 0 || (rest.join('') !== '' && rest.join('').trim() === '')) return refuseBriefly(json, 'search needs a QUERY');
+      if (rest.length === 0 || (rest.join('') !== '' && rest.join('').trim() === '')) return refuseUsage(json, 'search needs a QUERY');
       return await runSearch(root, rest.join(' '), limit, syncOptions, { kinds: values.kinds, families: values.families, authorities: values.authorities, statuses: values.statuses, tags: values.tags, languages: values.languages, capabilities: values.capabilities });
     case 'changeset':
       return await (await import('./changeset.js')).runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR, sha256: values.sha256 ?? null, canonicalApplier: values['canonical-applier'] ?? null, noAst: values['no-ast'] === true, testFaults: readDocforgeConfig().testFaults }, logger);
@@ -314,7 +303,7 @@ async function runCommand(command: string, rest: string[], context: CommandConte
         target: values.target ?? null, relations: values.relations ? values.relations.split(',').filter((r) => r !== '') : null, yes: values.yes === true,
       }, logger);
     case 'render':
-      if (rest.length > 1) return refuseBriefly(json, 'render takes at most one VIEW id');
+      if (rest.length > 1) return refuseUsage(json, 'render takes at most one VIEW id');
       return await (await import('./render.js')).runRender(root, rest[0], { ...syncOptions, status: values.status === true, deep: values.deep === true });
     case 'viewer':
       if (rest[0] === 'open') return await (await import('./read-tools.js')).runReadCommand('viewer open', rest.slice(1), { root, values, json, progress: syncOptions.progress });

@@ -7,8 +7,7 @@
  * second implementation (apps never import apps, DESIGN.md section 2). `--json` prints the tool's
  * `structuredContent` as is; the text form is a summary of the same result.
  */
-import { errors } from '@docforge/core';
-import { errorLine, printLine as print, printRaw } from './terminal.js';
+import { errorLine, printLine as print, printRaw, refuseUsage } from './terminal.js';
 import type { ProgressMode } from './commands.js';
 import { checkToolArguments, USAGE_EXIT_CODE } from './tool-arguments.js';
 import { printReadResult, type ReadTool } from './read-output.js';
@@ -101,13 +100,9 @@ const READ_COMMANDS: Record<string, ReadCommand> = {
  * `invalid_arguments` error as JSON on stdout, as every refused command line); returns exit code 2.
  */
 function usageError(name: string, problem: string, json: boolean): number {
-  if (json) {
-    printRaw(JSON.stringify({ schema_version: 1, error: errors.invalidArguments(`${name} ${problem}`).toWire() }, null, 2));
-    return USAGE_EXIT_CODE;
-  }
-  errorLine(`docforge: ${name} ${problem}`);
-  process.stderr.write(`\nUsage: ${READ_COMMANDS[name]!.usage}\n`);
-  return USAGE_EXIT_CODE;
+  const status = refuseUsage(json, `${name} ${problem}`);
+  if (!json) process.stderr.write(`\nUsage: ${READ_COMMANDS[name]!.usage}\n`);
+  return status;
 }
 
 /** What a read command needs besides its words. */

@@ -7,6 +7,8 @@
  * (JSON.stringify escapes controls) and is not passed through here.
  */
 
+import { errors } from '@docforge/core';
+
 /** Control, bidi and invisible format characters escaped by {@link terminalSafe}. */
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu;
 
@@ -50,7 +52,7 @@ const USAGE_STATUS = 2;
  * @returns 2
  */
 export function refuseUsage(json: boolean, message: string): number {
-  if (json) printRaw(JSON.stringify({ schema_version: 1, error: { code: 'invalid_arguments', message, remediation: 'fix_arguments', details: {} } }, null, 2));
+  if (json) printRaw(JSON.stringify({ schema_version: 1, error: errors.invalidArguments(message).toWire() }, null, 2));
   else errorLine(`docforge: ${message}`);
   return USAGE_STATUS;
 }

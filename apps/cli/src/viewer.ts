@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DocforgeError } from '@docforge/core';
 import { IndexManager, resolveProjectRoot } from '@docforge/sync';
-import { connectViewerManager, type ViewerManagerClient, type WorkerRecord } from '@docforge/viewer-client';
+import { combineFreshness, connectViewerManager, sourceFreshness, type Freshness, type ViewerManagerClient, type WorkerRecord } from '@docforge/viewer-client';
 import { printLine, refuseUsage, terminalSafe } from './terminal.js';
 
 /** Options of {@link runViewer}. */
@@ -24,9 +24,6 @@ function managerBin(): string {
   if (bin === undefined) throw new Error('@docforge/viewer-manager declares no docforge-viewer-manager bin');
   return path.resolve(path.dirname(manifest), bin);
 }
-
-/** Current, stale, or not known. */
-type Freshness = 'current' | 'stale' | 'unknown';
 
 /** A worker with the freshness `docforge_visualization_status` reports for it (contract: Visualization boundary). */
 type FreshWorker = WorkerRecord & { snapshot_state: Freshness; freshness: { index: Freshness; source: Freshness } };
@@ -50,11 +47,9 @@ async function withFreshness(workers: readonly WorkerRecord[]): Promise<FreshWor
     }
   }
   return workers.map((w) => {
-    const identity = w.state === 'running' ? identities.get(w.project_root) ?? null : null;
-    const source: Freshness = identity === null ? 'unknown' : identity === w.signature.source_identity ? 'current' : 'stale';
+    const source = sourceFreshness(w.state === 'running' ? identities.get(w.project_root) ?? null : null, w.signature.source_identity);
     const index: Freshness = w.state === 'running' ? w.signature_state : 'unknown';
-    const state: Freshness = index === 'stale' || source === 'stale' ? 'stale' : index === 'current' && source === 'current' ? 'current' : 'unknown';
-    return { ...w, snapshot_state: state, freshness: { index, source } };
+    return { ...w, snapshot_state: combineFreshness(index, source), freshness: { index, source } };
   });
 }
 

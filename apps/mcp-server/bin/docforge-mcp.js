@@ -14,7 +14,7 @@
 // loadBundle), never to stdout; runMain guards stdout (libs/stdio) before the server's graph loads.
 // The bundle runs the same run-main.js, so answers are the same either way.
 // DOCFORGE_MCP_TRACE=1 reports on stderr which path ran, and why a fresh bundle was skipped.
-// Two processes when the project configures a project-owned adapter (issue x45; its docforge.toml names
+// Two processes when the project configures a project-owned adapter (break-it trial of stop 45; its docforge.toml names
 // a `module`): started by the client, this launcher loads nothing but node:child_process and runs
 // itself again as the server, a child with stdio [0, 2, 2, 1]: the client's stdin, the
 // client's stderr on the child's fd 1 and 2, the client's stdout on the child's fd 3, where the child

@@ -33,12 +33,17 @@ const INVALID_PARAMS = -32602;
  * (break-it trial: `tools/call` with `"arguments": "str"`, `"name": 5`, no params; `initialize`
  * with `params: {}`), and never reaches the server.
  */
-const REQUEST_SCHEMAS: ReadonlyMap<string, { safeParse(value: unknown): { success: boolean; error?: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } } }> = new Map<string, typeof InitializeRequestSchema | typeof CallToolRequestSchema | typeof ListToolsRequestSchema | typeof PingRequestSchema>([
+const REQUEST_SCHEMAS: ReadonlyMap<string, RequestSchema> = new Map<string, RequestSchema>([
   ['initialize', InitializeRequestSchema],
   ['tools/call', CallToolRequestSchema],
   ['tools/list', ListToolsRequestSchema],
   ['ping', PingRequestSchema],
 ]);
+
+/** What this transport needs of an SDK request schema: zod's `safeParse`. */
+interface RequestSchema {
+  safeParse(value: unknown): { success: boolean; error?: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+}
 
 /** A request of a known method whose params its schema refuses: its id, a message naming the fields, and each error; null otherwise. */
 function malformedParams(message: JSONRPCMessage): { id: string | number; method: string; message: string; errors: { path: string; message: string }[] } | null {

@@ -121,7 +121,7 @@ export interface BuildStats {
  * was verified to hold exactly the graph the sources give; `adapter` reports the project-owned adapter.
  * `adapter_failure` (`adapter_failed`): the project-owned adapter could not load or its extract
  * failed, and there was no earlier publication, so this one was published without the adapter's
- * nodes (an `adapter_failed` issue in it); the sync reports it `stale` with this error (issue x45).
+ * nodes (an `adapter_failed` issue in it); the sync reports it `stale` with this error (break-it trial of stop 45).
  */
 export type BuildOutcome =
   | { ok: true; publication: Publication; stats: BuildStats; adapter?: ProjectAdapterReport | null; unchanged?: boolean; adapter_failure?: WireError }

@@ -1,5 +1,5 @@
 /**
- * The MCP frames stream of a `docforge-mcp` server run by its launcher (issue x45): the launcher
+ * The MCP frames stream of a `docforge-mcp` server run by its launcher (break-it trial of stop 45): the launcher
  * (apps/mcp-server/bin/docforge-mcp.js) starts the server as a child whose file descriptor 3 is the
  * client's standard output and whose file descriptor 1 is the client's standard error, so a direct
  * write to fd 1 (`fs.writeSync(1, …)`, a spawned process with inherited stdio) by a project-owned

@@ -353,7 +353,7 @@ export class IndexManager {
     }
     this.served.trust();
     // Published without the project-owned adapter (it failed with no earlier publication): served, but
-    // stale with adapter_failed, as every later sync reports it (issue x45); the CLI exits 1.
+    // stale with adapter_failed, as every later sync reports it (break-it trial of stop 45); the CLI exits 1.
     const adapterFailure = outcome.adapter_failure ?? null;
     if (adapterFailure !== null) this.onWarning('index published without the project-owned adapter', { code: adapterFailure.code, message: adapterFailure.message });
     return {

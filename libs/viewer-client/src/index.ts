@@ -7,3 +7,5 @@ export type { ViewerConnectOptions } from './client.js';
 export { ViewerManagerClient, connectViewerManager } from './client.js';
 export type { ViewerRuntimePaths, WorkerRecord, PublicationSignature } from '@docforge/ipc';
 export { viewerRuntimePaths } from '@docforge/ipc';
+export type { Freshness } from './freshness.js';
+export { combineFreshness, sourceFreshness } from './freshness.js';

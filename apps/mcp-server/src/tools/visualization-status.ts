@@ -6,21 +6,13 @@
  * either is proven stale, `current` only when both are proven current, `unknown` otherwise. It
  * never synchronizes, rebuilds, opens SQLite or loads the project, and never starts a manager.
  */
-import type { WorkerRecord } from '@docforge/viewer-client';
+import { combineFreshness, sourceFreshness, type Freshness, type WorkerRecord } from '@docforge/viewer-client';
 import { defineTool, loadProtocolTool } from '../define-tool.js';
 import { preSyncProject } from '../envelope.js';
 import { VIEWER_TEMPLATE, withViewerManager } from './viewer-shared.js';
 
 /** Workers listed per answer (newest first). */
 const MAX_LISTED_WORKERS = 20;
-
-type Freshness = 'current' | 'stale' | 'unknown';
-
-/** The combined state: stale when either is stale, current only when both are current. */
-export function combineFreshness(index: Freshness, source: Freshness): Freshness {
-  if (index === 'stale' || source === 'stale') return 'stale';
-  return index === 'current' && source === 'current' ? 'current' : 'unknown';
-}
 
 /** The `docforge_visualization_status` definition. @throws DocforgeError `viewer_unavailable` when a manager runs but fails */
 export const visualizationStatusTool = defineTool({
@@ -32,11 +24,7 @@ export const visualizationStatusTool = defineTool({
     const workers: WorkerRecord[] = listed ?? [];
     const served = workers.find((w) => w.state === 'running') ?? null;
     const index: Freshness = served === null ? 'unknown' : served.signature_state;
-    let source: Freshness = 'unknown';
-    if (served !== null) {
-      const identity = ctx.manager.cheapIdentity();
-      source = identity === null ? 'unknown' : identity === served.signature.source_identity ? 'current' : 'stale';
-    }
+    const source: Freshness = served === null ? 'unknown' : sourceFreshness(ctx.manager.cheapIdentity(), served.signature.source_identity);
     const state = combineFreshness(index, source);
     const result = {
       template: VIEWER_TEMPLATE,
