@@ -11,7 +11,7 @@ import type { StateLayout } from '@docforge/fs-safe';
 import { aliasedIdentity, publicationMismatch, resolveProjectRoot, type BuildDependencies, type IdentityWalk } from '@docforge/identity';
 import type { BuildOutcome, BuildProgress, BuildTask, ProjectAdapterReport } from '@docforge/builder';
 import {
-  applicationEpoch, isPublicationSuperseded, openApplication, publicationFileIntact, readIdentityAlias, readPublication, readPublicationOnce, SUPERSEDED_RETRIES,
+  applicationEpoch, isPublicationSuperseded, openApplication, publicationFileIntact, publicationUnchanged, readIdentityAlias, readPublication, readPublicationOnce, SUPERSEDED_RETRIES,
   type IndexReader, type Publication, type PublicationRead,
 } from '@docforge/store';
 import type { IndexManagerOptions, SyncReport } from './manager-types.js';
@@ -257,11 +257,13 @@ export class IndexManager {
     const scope: SyncScope = { descriptor, layout, logicAllowed: this.logicAllowed(descriptor), epoch };
     let checked = await this.checkSources(scope, started);
     if ('report' in checked) return checked.report;
-    // One build per project at a time: after waiting for another process's build, decide again.
+    // One build per project at a time: after waiting for another process's build, or when another
+    // process published between this decision and the turn (its build ended just before the lock
+    // was tried), decide again.
     const turn = await takeBuildTurn(layout, this.buildTurnWaitMs);
     let outcome: BuildOutcome & { timedOut?: boolean };
     try {
-      if (turn.waited) {
+      if (turn.waited || !publicationUnchanged(layout, checked.prior)) {
         checked = await this.checkSources(scope, started);
         if ('report' in checked) return checked.report;
       }
@@ -438,3 +440,4 @@ export class IndexManager {
     await this.workers.close(() => this.layout().indexDir);
   }
 }
+
