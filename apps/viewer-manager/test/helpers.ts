@@ -140,9 +140,9 @@ export function ensurePayload(p: FakeProject, id = 'fake'): { project_root: stri
   return { project_root: p.root, project_id: id, index_path: p.indexPath, signature: p.signature, no_ast: false };
 }
 
-/** Polls `check` every 25 ms until it returns a value, up to 10 s. */
-export async function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
+/** Polls `check` every 25 ms until it returns a value, up to `timeoutMs` (10 s by default). */
+export async function until<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
