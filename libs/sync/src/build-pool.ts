@@ -67,6 +67,8 @@ export const BUILD_YOUNG_GENERATION_MB = 24;
  * a busy host.
  */
 const LOADED_GRACE_MS = 2_000;
+/** The longest wait for a replacement thread that is still loading after a thread ended while loading (ms). */
+const LOADED_WAIT_CAP_MS = 30_000;
 /**
  * How long a task may wait on a pool whose thread never said it loaded (ms): the bundled worker
  * loads in well under a second here, so a file still silent after this long (one whose handler
@@ -103,6 +105,8 @@ export class BuildPool {
   /** Set once `destroy()` was called: threads ending then are no death. */
   #destroying = false;
   #ended: NodeJS.Timeout | null = null;
+  /** Threads that ended before the pool's thread said it loaded. */
+  #endsWhileLoading = 0;
 
   /** Starts the pool's thread now (it imports the worker file before any task). */
   constructor(start: BuildPoolStart) {
@@ -135,11 +139,24 @@ export class BuildPool {
     // when no task was on it yet, and piscina then leaves queued tasks waiting for a thread forever.
     // Checked LOADED_GRACE_MS later: a thread that threw while loading is replaced once and its
     // replacement's 'error' (with the loader's message, the better one) comes first.
+    // On a busy host the replacement may still be loading when that time is up: while only one
+    // thread has ended and a replacement exists, the check waits on, up to LOADED_WAIT_CAP_MS, so
+    // the loader's own message is what the pool dies with. Once a second thread ended while
+    // loading (a file that exits as it loads), the first check declares the death.
     this.#pool.on('workerDestroy', () => {
-      if (this.#loaded || this.#destroying || this.#ended !== null) return;
-      this.#ended = setTimeout(() => {
-        if (!this.#loaded && !this.#destroying) this.#declareDead('its thread ended while loading, before it said it was the build worker');
-      }, LOADED_GRACE_MS);
+      if (this.#loaded || this.#destroying) return;
+      this.#endsWhileLoading += 1;
+      if (this.#ended !== null) return;
+      const firstEnd = Date.now();
+      const check = (): void => {
+        if (this.#loaded || this.#destroying) return;
+        if (this.#endsWhileLoading < 2 && this.#pool.threads.length > 0 && Date.now() - firstEnd < LOADED_WAIT_CAP_MS) {
+          this.#ended = setTimeout(check, LOADED_GRACE_MS);
+          return;
+        }
+        this.#declareDead('its thread ended while loading, before it said it was the build worker');
+      };
+      this.#ended = setTimeout(check, LOADED_GRACE_MS);
     });
   }
 
