@@ -17,8 +17,8 @@
 // which full CLI).
 // Two processes when the project configures a project-owned adapter (its docforge.toml, at -C /
 // --project-root or the current folder, names a `module`; the technique of docforge-mcp's launcher,
-// break-it trial of stop 45): this launcher loads nothing but node:child_process and runs itself
-// again as a child with stdio [0, 2, 2, 1]. The child's fd 1 is our stderr and its fd 3 our stdout;
+// break-it trial of stop 45): this launcher loads no DocForge code (node:child_process besides the
+// core modules it reads docforge.toml with) and runs itself again as a child with stdio [0, 2, 2, 1]. The child's fd 1 is our stderr and its fd 3 our stdout;
 // the CLI writes its own output (results, --json documents, --version, usage, the no-change path)
 // to fd 3 only and takes its color decision from fd 3 (apps/cli/src/terminal.ts cliOutput), so an
 // adapter's direct write to fd 1 (fs.writeSync(1, ...), a process spawned with inherited stdio), in
@@ -26,120 +26,56 @@
 // as the child did. DOCFORGE_CLI_OUTPUT_FD (set by the parent for the child only, removed by the
 // child at once) tells the two apart. Without a `module` one process runs, at the cost of one file read.
 'use strict';
-const outputFd = process.env.DOCFORGE_CLI_OUTPUT_FD;
-if (outputFd !== undefined) {
-  // Descendants of the CLI (adapters' processes, a docforge-mcp it starts) are not the launcher's child.
-  delete process.env.DOCFORGE_CLI_OUTPUT_FD;
-  // Read by cliOutput (apps/cli/src/terminal.ts) in whichever copy of the CLI runs: a process slot, as the bundles and the compiled CLI are separate modules.
-  process[Symbol.for('docforge.cli.outputFd')] = Number(outputFd);
-  runHere();
-} else if (mayHaveProjectAdapter(process.argv.slice(2))) {
-  superviseCli();
-} else {
-  runHere();
-}
+const { existsSync, readFileSync } = require('node:fs');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+
+const argv = process.argv.slice(2);
+const traceLevel = process.env.DOCFORGE_CLI_TRACE;
+const trace = traceLevel === '1' || traceLevel === '2' ? (line) => process.stderr.write(`docforge-trace: ${line}\n`) : () => {};
+// Level 2 also reports which full CLI ran (bundled or compiled); level 1's lines stay as they were.
+const traceFull = traceLevel === '2' ? trace : () => {};
 
 /**
- * The project root a command line names: the last -C / --project-root value (-C DIR, -CDIR,
- * --project-root DIR, --project-root=DIR; the CLI refuses a repeat anyway), else the current folder.
+ * 'fresh', 'stale' or 'missing' for the bundle at `file` and its manifest: libs/accelerate's
+ * bundleState, the rule docforge-mcp's launcher applies too. An unloadable @docforge/accelerate
+ * counts as 'missing' (the full CLI then runs).
  */
-function projectRootOf(args) {
-  let root = null;
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i];
-    if (arg === '--') break;
-    if (arg === '-C' || arg === '--project-root') root = args[i + 1] ?? null;
-    else if (arg.startsWith('--project-root=')) root = arg.slice('--project-root='.length);
-    else if (arg.startsWith('-C')) root = arg.slice(2);
-  }
-  return root === null || root === '' ? process.cwd() : root;
-}
-
-/**
- * Whether the project of this command line may configure a project-owned adapter: its docforge.toml
- * names a `module` (a plain text test, no TOML parser loaded; a comment that says `module =` only
- * costs the second process). Without one, no project code runs in the CLI and one process serves.
- */
-function mayHaveProjectAdapter(args) {
-  const { readFileSync } = require('node:fs');
+function bundleState(file) {
   try {
-    return /\bmodule\s*=/.test(readFileSync(require('node:path').join(projectRootOf(args), 'docforge.toml'), 'utf8'));
-  } catch {
+    return require('@docforge/accelerate').bundleState(file);
+  } catch (error) {
+    trace(`accelerate unloadable: ${error instanceof Error ? error.message : String(error)}`);
+    return 'missing';
+  }
+}
+
+/**
+ * Whether DOCFORGE_ACCELERATE leaves the bundled check on: unset or empty, every tactic is; else
+ * @docforge/accelerate (CommonJS) says (unloadable or invalid: off, and the full CLI reports an
+ * invalid value). This launcher runs before any ES module can load libs/core's
+ * config module, so it reads the variable itself (documented in libs/core/src/config.ts).
+ */
+function bundleAccelerated() {
+  if ((process.env.DOCFORGE_ACCELERATE ?? '') === '') return true;
+  try {
+    const { Accelerators } = require('@docforge/accelerate');
+    const accelerators = Accelerators.from({ accelerateText: process.env.DOCFORGE_ACCELERATE });
+    return accelerators.on('cli-bundle') && accelerators.on('no-change-check');
+  } catch (error) {
+    trace(`accelerate switch unloadable: ${error instanceof Error ? error.message : String(error)}`);
     return false;
   }
 }
 
+/** Writes what a bundle printed on stdout while it loaded to stderr instead (libs/accelerate loadBundle). */
+const divert = (text) => process.stderr.write(`docforge: kept off stdout (printed while a bundle loaded): ${text}${text.endsWith('\n') ? '' : '\n'}`);
+
 /**
- * The parent: runs this launcher again as the CLI, its fd 3 on our stdout, its fd 1 on our stderr,
- * its stdin ours; forwards SIGTERM, SIGINT and SIGHUP; exits with the child's exit code, or kills
- * itself with the child's signal. A child that cannot start exits 1 with the reason on stderr.
+ * The bundled no-change path of a `sync` (dist/bundle/fast-sync.cjs) while it is fresh and on:
+ * answered (the exit code is set) or not, and what its check learnt for the full CLI (`prior`).
  */
-function superviseCli() {
-  const { spawn } = require('node:child_process');
-  const child = spawn(process.execPath, [...process.execArgv, __filename, ...process.argv.slice(2)], {
-    stdio: [0, 2, 2, 1],
-    env: { ...process.env, DOCFORGE_CLI_OUTPUT_FD: '3' },
-  });
-  const signals = ['SIGTERM', 'SIGINT', 'SIGHUP'];
-  for (const signal of signals) process.on(signal, () => child.kill(signal));
-  child.on('error', (error) => {
-    process.stderr.write(`docforge: cannot start the CLI process: ${error.message}\n`);
-    process.exit(1);
-  });
-  child.on('exit', (code, signal) => {
-    if (signal === null) process.exit(code ?? 1);
-    for (const name of signals) process.removeAllListeners(name);
-    process.kill(process.pid, signal);
-  });
-}
-
-/** The CLI in this process: the bundled no-change path for `sync`, then the full CLI (bundled or compiled). */
-function runHere() {
-  const { existsSync } = require('node:fs');
-  const path = require('node:path');
-  const { pathToFileURL } = require('node:url');
-
-  const argv = process.argv.slice(2);
-  const traceLevel = process.env.DOCFORGE_CLI_TRACE;
-  const trace = traceLevel === '1' || traceLevel === '2' ? (line) => process.stderr.write(`docforge-trace: ${line}\n`) : () => {};
-  // Level 2 also reports which full CLI ran (bundled or compiled); level 1's lines stay as they were.
-  const traceFull = traceLevel === '2' ? trace : () => {};
-
-  /**
-   * 'fresh', 'stale' or 'missing' for the bundle at `file` and its manifest: libs/accelerate's
-   * bundleState, the rule docforge-mcp's launcher applies too. An unloadable @docforge/accelerate
-   * counts as 'missing' (the full CLI then runs).
-   */
-  function bundleState(file) {
-    try {
-      return require('@docforge/accelerate').bundleState(file);
-    } catch (error) {
-      trace(`accelerate unloadable: ${error instanceof Error ? error.message : String(error)}`);
-      return 'missing';
-    }
-  }
-
-  /**
-   * Whether DOCFORGE_ACCELERATE leaves the bundled check on: unset or empty, every tactic is; else
-   * @docforge/accelerate (CommonJS) says (unloadable or invalid: off, and the full CLI reports an
-   * invalid value). This launcher runs before any ES module can load libs/core's
-   * config module, so it reads the variable itself (documented in libs/core/src/config.ts).
-   */
-  function bundleAccelerated() {
-    if ((process.env.DOCFORGE_ACCELERATE ?? '') === '') return true;
-    try {
-      const { Accelerators } = require('@docforge/accelerate');
-      const accelerators = Accelerators.from({ accelerateText: process.env.DOCFORGE_ACCELERATE });
-      return accelerators.on('cli-bundle') && accelerators.on('no-change-check');
-    } catch (error) {
-      trace(`accelerate switch unloadable: ${error instanceof Error ? error.message : String(error)}`);
-      return false;
-    }
-  }
-
-  /** Writes what a bundle printed on stdout while it loaded to stderr instead (libs/accelerate loadBundle). */
-  const divert = (text) => process.stderr.write(`docforge: kept off stdout (printed while a bundle loaded): ${text}${text.endsWith('\n') ? '' : '\n'}`);
-
+function fastSync() {
   let prior = null;
   let answered = false;
   if (argv.includes('sync') && bundleAccelerated()) {
@@ -169,56 +105,130 @@ function runHere() {
       }
     }
   }
+  return { answered, prior };
+}
 
-  /**
-   * Runs the full CLI from the bundled dist/bundle/cli.cjs (built by apps/cli/scripts/build-full-bundle.mjs)
-   * when DOCFORGE_ACCELERATE leaves cli-full-bundle on and it is fresh (bundleState): true once its
-   * runMain returned the command's promise; false (nothing ran, the compiled cli.js runs) when the
-   * bundle is off, stale or missing, does not load, exports no runMain, or runMain throws or returns
-   * something else. Loading runs no command: cli.js only defines runMain.
-   */
-  function runFullBundle() {
-    const bundle = path.join(__dirname, '..', 'dist', 'bundle', 'cli.cjs');
-    const text = process.env.DOCFORGE_ACCELERATE ?? '';
-    let accelerate;
-    let state;
-    try {
-      accelerate = require('@docforge/accelerate');
-      state = text === '' || accelerate.Accelerators.from({ accelerateText: text }).on('cli-full-bundle') ? accelerate.bundleState(bundle) : 'off';
-    } catch (error) {
-      traceFull(`full bundle: accelerate unloadable: ${error instanceof Error ? error.message : String(error)}`);
-      return false;
-    }
-    let ran = false;
-    if (state === 'fresh') {
-      const load = accelerate.loadBundle(bundle, 'runMain', divert);
-      if (!load.ok) traceFull(`full bundle ${load.reason}`);
-      else {
-        try {
-          ran = accelerate.isThenable(load.start(argv, prior));
-          if (!ran) traceFull('full bundle runMain returned no promise');
-        } catch (error) {
-          traceFull(`full bundle runMain threw: ${error instanceof Error ? error.message : String(error)}`);
-        }
+/**
+ * Runs the full CLI from the bundled dist/bundle/cli.cjs (built by apps/cli/scripts/build-full-bundle.mjs)
+ * when DOCFORGE_ACCELERATE leaves cli-full-bundle on and it is fresh (bundleState): true once its
+ * runMain returned the command's promise; false (nothing ran, the compiled cli.js runs) when the
+ * bundle is off, stale or missing, does not load, exports no runMain, or runMain throws or returns
+ * something else. Loading runs no command: cli.js only defines runMain.
+ */
+function runFullBundle(prior) {
+  const bundle = path.join(__dirname, '..', 'dist', 'bundle', 'cli.cjs');
+  const text = process.env.DOCFORGE_ACCELERATE ?? '';
+  let accelerate;
+  let state;
+  try {
+    accelerate = require('@docforge/accelerate');
+    state = text === '' || accelerate.Accelerators.from({ accelerateText: text }).on('cli-full-bundle') ? accelerate.bundleState(bundle) : 'off';
+  } catch (error) {
+    traceFull(`full bundle: accelerate unloadable: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
+  let ran = false;
+  if (state === 'fresh') {
+    const load = accelerate.loadBundle(bundle, 'runMain', divert);
+    if (!load.ok) traceFull(`full bundle ${load.reason}`);
+    else {
+      try {
+        ran = accelerate.isThenable(load.start(argv, prior));
+        if (!ran) traceFull('full bundle runMain returned no promise');
+      } catch (error) {
+        traceFull(`full bundle runMain threw: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    traceFull(`full bundle ${ran ? 'used' : state === 'fresh' ? 'error' : state}`);
-    return ran;
   }
+  traceFull(`full bundle ${ran ? 'used' : state === 'fresh' ? 'error' : state}`);
+  return ran;
+}
 
-  if (!answered) {
-    // The compiled program's entry names the build (cli.js, which it runs, is compiled beside it).
-    const entry = path.join(__dirname, '..', 'dist', 'src', 'main.js');
-    if (!existsSync(entry)) {
-      process.stderr.write(`docforge: the compiled program ${entry} is missing; run npm run build (from the repository root) first\n`);
-      process.exit(1);
-    }
-    trace(prior === null ? 'full cli' : `full cli (prior: build ${prior.build})`);
-    if (!runFullBundle()) {
-      import(pathToFileURL(path.join(__dirname, '..', 'dist', 'src', 'cli.js')).href).then((cli) => cli.runMain(argv, prior)).catch((error) => {
-        process.stderr.write(`docforge: fatal: ${error instanceof Error ? error.stack : String(error)}\n`);
-        process.exitCode = 1;
-      });
-    }
+/** The full CLI: bundled while fresh and on (runFullBundle), else the compiled dist/src/cli.js; `prior` is the no-change check's finding. */
+function runFullCli(prior) {
+  // The compiled program's entry names the build (cli.js, which it runs, is compiled beside it).
+  const entry = path.join(__dirname, '..', 'dist', 'src', 'main.js');
+  if (!existsSync(entry)) {
+    process.stderr.write(`docforge: the compiled program ${entry} is missing; run npm run build (from the repository root) first\n`);
+    process.exit(1);
   }
+  trace(prior === null ? 'full cli' : `full cli (prior: build ${prior.build})`);
+  if (!runFullBundle(prior)) {
+    import(pathToFileURL(path.join(__dirname, '..', 'dist', 'src', 'cli.js')).href).then((cli) => cli.runMain(argv, prior)).catch((error) => {
+      process.stderr.write(`docforge: fatal: ${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exitCode = 1;
+    });
+  }
+}
+
+/** The CLI in this process: the bundled no-change path for `sync`, then the full CLI. */
+function runHere() {
+  const { answered, prior } = fastSync();
+  if (!answered) runFullCli(prior);
+}
+
+/**
+ * The project root a command line names: the last -C / --project-root value (-C DIR, -CDIR,
+ * --project-root DIR, --project-root=DIR; the CLI refuses a repeat anyway), else the current folder.
+ */
+function projectRootOf(args) {
+  let root = null;
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i];
+    if (arg === '--') break;
+    if (arg === '-C' || arg === '--project-root') root = args[i + 1] ?? null;
+    else if (arg.startsWith('--project-root=')) root = arg.slice('--project-root='.length);
+    else if (arg.startsWith('-C')) root = arg.slice(2);
+  }
+  return root === null || root === '' ? process.cwd() : root;
+}
+
+/**
+ * Whether the project of this command line may configure a project-owned adapter: its docforge.toml
+ * names a `module` (a plain text test, no TOML parser loaded; a comment that says `module =` only
+ * costs the second process). Without one, no project code runs in the CLI and one process serves.
+ */
+function mayHaveProjectAdapter(args) {
+  try {
+    return /\bmodule\s*=/.test(readFileSync(path.join(projectRootOf(args), 'docforge.toml'), 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The parent: runs this launcher again as the CLI, its fd 3 on our stdout, its fd 1 on our stderr,
+ * its stdin ours; forwards SIGTERM, SIGINT and SIGHUP; exits with the child's exit code, or kills
+ * itself with the child's signal. A child that cannot start exits 1 with the reason on stderr.
+ */
+function superviseCli() {
+  const { spawn } = require('node:child_process');
+  const child = spawn(process.execPath, [...process.execArgv, __filename, ...process.argv.slice(2)], {
+    stdio: [0, 2, 2, 1],
+    env: { ...process.env, DOCFORGE_CLI_OUTPUT_FD: '3' },
+  });
+  const signals = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+  for (const signal of signals) process.on(signal, () => child.kill(signal));
+  child.on('error', (error) => {
+    process.stderr.write(`docforge: cannot start the CLI process: ${error.message}\n`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => {
+    if (signal === null) process.exit(code ?? 1);
+    for (const name of signals) process.removeAllListeners(name);
+    process.kill(process.pid, signal);
+  });
+}
+
+const outputFd = process.env.DOCFORGE_CLI_OUTPUT_FD;
+if (outputFd !== undefined) {
+  // Descendants of the CLI (adapters' processes, a docforge-mcp it starts) are not the launcher's child.
+  delete process.env.DOCFORGE_CLI_OUTPUT_FD;
+  // Read by cliOutput (apps/cli/src/terminal.ts) in whichever copy of the CLI runs: a process slot, as the bundles and the compiled CLI are separate modules.
+  process[Symbol.for('docforge.cli.outputFd')] = Number(outputFd);
+  runHere();
+} else if (mayHaveProjectAdapter(argv)) {
+  superviseCli();
+} else {
+  runHere();
 }
