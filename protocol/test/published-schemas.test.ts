@@ -69,6 +69,19 @@ test('a published input schema writes a definition at its uses only where that i
   }
 });
 
+test('a published tagged union leaves out the tag rule that each of its branches states (issue 30 item 13, fifth pass)', () => {
+  for (const name of ['docforge_register_changes', 'docforge_create_changeset']) {
+    const defs = (schemas.get(name)!.input.$defs ?? {}) as Record<string, Record<string, unknown>>;
+    assert.deepEqual(Object.keys(defs.operation!), ['oneOf'], name);
+    for (const branch of defs.operation!.oneOf as { $ref: string }[]) {
+      const body = defs[branch.$ref.replace('#/$defs/', '')]!;
+      assert.equal(body.type, 'object', `${name} ${branch.$ref}`);
+      assert.ok((body.required as string[]).includes('op'), `${name} ${branch.$ref}`);
+      assert.equal(typeof (body.properties as Record<string, { const?: unknown }>).op!.const, 'string', `${name} ${branch.$ref}`);
+    }
+  }
+});
+
 test('each published input schema compiles in a fresh Ajv and agrees with the generated validator on every fixture', () => {
   for (const [name, pair] of schemas) {
     const generated = TOOL_VALIDATORS[name as keyof typeof TOOL_VALIDATORS];

@@ -12,7 +12,7 @@ import { AccelerateError, Accelerators, parseAccelerate } from '@docforge/accele
 import { readDocforgeConfig, repeatedOption, toDocforgeError } from '@docforge/core';
 import type { PrestartedBuildPool } from '@docforge/sync';
 import { lazyStderrLogger } from '@docforge/stdio';
-import { errorLine, guardStdoutPipe, printRaw, refuseUsage } from './terminal.js';
+import { cliOutput, errorLine, guardStdoutPipe, printRaw, refuseUsage } from './terminal.js';
 import type { SyncOptions } from './commands.js';
 import type { PrepareTask } from '@docforge/builder';
 import type { PriorSyncCheck } from './fast-sync.js';
@@ -240,11 +240,11 @@ function commandOf(parsed: CommandLine): { command: string; rest: string[] } | n
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
   if (values.version) {
-    process.stdout.write(`docforge ${CLI_VERSION}\n`);
+    cliOutput().write(`docforge ${CLI_VERSION}\n`);
     return 0;
   }
   if (values.help || !command || command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
+    cliOutput().write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
   }
   // A word after a command that takes none (e.g. a project path after `sync`) is never ignored silently.
@@ -296,10 +296,10 @@ async function runCommand(command: string, rest: string[], context: CommandConte
       if (rest.length === 0 || (rest.join('') !== '' && rest.join('').trim() === '')) return refuseUsage(json, 'search needs a QUERY');
       return await runSearch(root, rest.join(' '), limit, syncOptions, { kinds: values.kinds, families: values.families, authorities: values.authorities, statuses: values.statuses, tags: values.tags, languages: values.languages, capabilities: values.capabilities });
     case 'changeset':
-      return await (await import('./changeset.js')).runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR, sha256: values.sha256 ?? null, canonicalApplier: values['canonical-applier'] ?? null, noAst: values['no-ast'] === true, testFaults: readDocforgeConfig().testFaults }, logger);
+      return await (await import('./changeset.js')).runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: cliOutput().isTTY === true && !process.env.NO_COLOR, sha256: values.sha256 ?? null, canonicalApplier: values['canonical-applier'] ?? null, noAst: values['no-ast'] === true, testFaults: readDocforgeConfig().testFaults }, logger);
     case 'review':
       return await (await import('./review.js')).runReview(root, rest, {
-        json, color: process.stdout.isTTY === true && !process.env.NO_COLOR, writer: values.writer ?? null, canonicalApplier: values['canonical-applier'] ?? null,
+        json, color: cliOutput().isTTY === true && !process.env.NO_COLOR, writer: values.writer ?? null, canonicalApplier: values['canonical-applier'] ?? null,
         target: values.target ?? null, relations: values.relations ? values.relations.split(',').filter((r) => r !== '') : null, yes: values.yes === true,
       }, logger);
     case 'render':

@@ -7,7 +7,9 @@
  * (JSON.stringify escapes controls) and is not passed through here.
  */
 
+import type { Writable } from 'node:stream';
 import { errors } from '@docforge/core';
+import { framesStream } from '@docforge/stdio';
 
 /** Control, bidi and invisible format characters escaped by {@link terminalSafe}. */
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu;
@@ -27,14 +29,43 @@ export function terminalSafe(text: string): string {
   });
 }
 
-/** Writes one line of human output to stdout, made terminal-safe (see {@link terminalSafe}). */
-export function printLine(text = ''): void {
-  process.stdout.write(`${terminalSafe(text)}\n`);
+/**
+ * The process slot in which the launcher (bin/docforge.js) of a CLI child names the descriptor of
+ * the CLI's own output (3), and the slot that holds the stream opened on it. Process slots, not
+ * module state: the launcher, the bundled no-change path and the full CLI (bundled or compiled)
+ * are separate module instances of one process.
+ */
+const OUTPUT_FD = Symbol.for('docforge.cli.outputFd');
+const OUTPUT_STREAM = Symbol.for('docforge.cli.outputStream');
+
+/** The CLI's standard output: a writable stream and whether it is a terminal. */
+export type CliOutput = Writable & { isTTY?: boolean };
+
+/**
+ * Where the CLI writes its own output (results, JSON documents, `--version`, usage) and whose
+ * `isTTY` decides colors. `process.stdout` in an ordinary start. When the project's docforge.toml
+ * names a project-owned adapter `module`, the launcher runs the CLI as a child whose fd 1 is the
+ * caller's stderr and whose fd 3 is the caller's stdout (as docforge-mcp does, break-it trial of
+ * stop 45): this is then a stream on fd 3 ({@link framesStream}: blocking pipe or socket,
+ * terminal, or file), opened once per process, so an adapter's direct writes to fd 1 land on
+ * stderr and never inside the CLI's output.
+ */
+export function cliOutput(): CliOutput {
+  const slots = process as unknown as Record<symbol, unknown>;
+  const fd = slots[OUTPUT_FD];
+  if (typeof fd !== 'number') return process.stdout;
+  slots[OUTPUT_STREAM] ??= framesStream(fd);
+  return slots[OUTPUT_STREAM] as CliOutput;
 }
 
-/** Writes text that is already safe (JSON documents, pre-escaped colored diffs) to stdout as is. */
+/** Writes one line of human output to the CLI's output ({@link cliOutput}), made terminal-safe (see {@link terminalSafe}). */
+export function printLine(text = ''): void {
+  cliOutput().write(`${terminalSafe(text)}\n`);
+}
+
+/** Writes text that is already safe (JSON documents, pre-escaped colored diffs) to the CLI's output ({@link cliOutput}) as is. */
 export function printRaw(text: string): void {
-  process.stdout.write(`${text}\n`);
+  cliOutput().write(`${text}\n`);
 }
 
 /** Writes one line to stderr, made terminal-safe. */
@@ -62,13 +93,14 @@ const PIPE_GUARD = Symbol.for('docforge.cli.stdoutPipeGuard');
 /**
  * Makes a closed stdout pipe (e.g. `docforge search x | head`) end the process quietly with the
  * current exit code instead of crashing; other stdout errors are rethrown. Installed once per
- * process, even when called from both the bundled fast path and the full CLI.
+ * process on the CLI's output ({@link cliOutput}), even when called from both the bundled fast path
+ * and the full CLI.
  */
 export function guardStdoutPipe(): void {
   const flags = process as unknown as Record<symbol, boolean>;
   if (flags[PIPE_GUARD]) return;
   flags[PIPE_GUARD] = true;
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  cliOutput().on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw error;
   });

@@ -28,6 +28,7 @@
  * | `DOCFORGE_CLI_TRACE` | `1` (which no-change path ran) or `2` (also which full CLI ran: bundle or compiled) | unset | - | the CLI launcher (bin/docforge.js, CommonJS, outside src/), on stderr |
  * | `DOCFORGE_MCP_TRACE` | `1` | unset | - | the docforge-mcp launcher (bin/docforge-mcp.js, CommonJS, outside src/): on stderr, whether the bundle ran (`mcp-bundle`) |
  * | `DOCFORGE_MCP_FRAMES_FD` | `3` | unset | - | internal: set by the docforge-mcp launcher (bin/docforge-mcp.js) for the server child it starts, read and removed by that child (MCP frames go to fd 3; break-it trial of stop 45); never set it yourself |
+ * | `DOCFORGE_CLI_OUTPUT_FD` | `3` | unset | - | internal: set by the CLI launcher (bin/docforge.js) for the CLI child it starts when docforge.toml names a `module`, read and removed by that child (the CLI's own output goes to fd 3, its fd 1 to the caller's stderr; issue 30, break-it trial of stop 45); never set it yourself |
  * | `DOCFORGE_ADAPTER_TIMEOUT_MS` | positive integer | 30,000 | ms | libs/sync `adapter-timeout.ts`: watchdog of project-owned adapter code |
  * | `DOCFORGE_BUILD_HEAP_MB` | positive integer | half the machine's memory, at least 4,096 | MiB | libs/sync `adapter-timeout.ts`: build worker heap |
  * | `DOCFORGE_WORKER_BUNDLE` | `off` or absolute path | the fresh bundle, else the compiled worker | - | libs/sync `build-pool.ts` |
