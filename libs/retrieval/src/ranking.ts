@@ -102,12 +102,19 @@ export function shortNodeFactor(row: Pick<FtsCandidate, 'id' | 'start_line' | 'e
 export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, exactTitle: 1, phrase: 1, literal: 2, allTerms: 0.25, coverage: 0.8, codeIntent: 0.5, definition: 0.3, body: 0.02 });
 
 /**
+ * A usage question: "how do/can/should I (we, you) …", "how to …", "can I …". It asks how to use the
+ * project, which its documentation answers; a word such as "defined" in it describes what is used
+ * ("how do I run a script defined in package.json"), it does not ask where code is.
+ */
+const USAGE_QUESTION = /^\s*(how\s+(do|can|should)\s+(i|we|you)|how\s+to|can\s+(i|we|you))\b/i;
+
+/**
  * A question about where something is implemented ("where is the request id generated", "where
- * are hooks run", "… implemented/defined/declared"): code nodes (ids `code:…`, not `.d.ts`
- * declarations) get {@link RANK_WEIGHTS}.codeIntent.
+ * are hooks run", "… implemented/defined/declared", except in a usage question ({@link USAGE_QUESTION})):
+ * code nodes (ids `code:…`, not `.d.ts` declarations) get {@link RANK_WEIGHTS}.codeIntent.
  */
 export function hasCodeIntent(query: string): boolean {
-  return /^\s*where\b/i.test(query) || /\b(implemented|implementation|defined|declared)\b/i.test(query);
+  return /^\s*where\b/i.test(query) || (!USAGE_QUESTION.test(query) && /\b(implemented|implementation|defined|declared)\b/i.test(query));
 }
 const DECLARATION_FILE = /\.d\.[cm]?ts$/;
 
