@@ -11,8 +11,8 @@
 // npm (the npm CLI 10.9.9 packed from the npm registry: docs/content Markdown and lib/ code), express
 // (express 4.21.2 from the npm registry, code only), undici (undici 8.14.1: docs/docs Markdown and code)
 // ws (ws 8.18.3 from the npm registry, code only), objx (Debian's Go sources of objx 0.5.0, code only) and pyjwt
-// (Debian's python3-jwt 2.6.0, code only).
-// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws|objx|pyjwt] [--verbose] [--json FILE]
+// (Debian's python3-jwt 2.6.0, code only) and piscina (the installed piscina 5.3.2: docs/docs Markdown and src/ TypeScript).
+// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws|objx|pyjwt|piscina] [--verbose] [--json FILE]
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -164,10 +164,22 @@ function pyjwtCorpus(root = path.join(outDir, 'pyjwt')) {
   return root;
 }
 
+/** A project made of the installed piscina package (ops/eval/questions/piscina.json `source`): its docs, TypeScript
+ * sources, tests, README and package.json; dist/ (compiled from src/) is left out as a build output. */
+function piscinaCorpus(root = path.join(outDir, 'piscina')) {
+  const piscina = path.join(repo, 'node_modules', 'piscina');
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  for (const name of ['docs', 'src', 'test', 'README.md', 'package.json']) cpSync(path.join(piscina, name), path.join(root, name), { recursive: true });
+  writeDescriptor(root, 'piscina', ['docs/docs'], 'typescript');
+  return root;
+}
+
 /** Corpus builder per question set. */
 const CORPORA = {
   examples: examplesCorpus, fastify: () => fastifyCorpus(), koa: () => koaCorpus(), asyncio: () => asyncioCorpus(), npm: () => npmCorpus(),
   express: () => expressCorpus(), undici: () => undiciCorpus(), ws: () => wsCorpus(), objx: () => objxCorpus(), pyjwt: () => pyjwtCorpus(),
+  piscina: () => piscinaCorpus(),
 };
 
 async function connect(root) {

@@ -37,7 +37,9 @@
  * {@link QUALIFIER_WEIGHT}, among its qualified name or path subwords), times (0.5 + 0.5 * the
  * fraction of name words the query covers), `heading` the same recall over the best section heading, and `text` the node's
  * bm25 relative to the best candidate's (0..1), or {@link CODE_TEXT_FACTOR} times its code text's bm25 relative to the best
- * code match (`code_fts`, a third candidate window, issue 31 item 1) when that is larger; nodes in test sources score {@link TEST_FACTOR} of that. Ties are ordered by id. Because the candidate set
+ * code match (`code_fts`, a third candidate window, issue 31 item 1) when that is larger, times
+ * {@link shortNodeFactor} (a code node of fewer than {@link SHORT_NODE_LINES} lines scores its text in proportion to its
+ * length, unless its own name holds the question); nodes in test sources score {@link TEST_FACTOR} of that. Ties are ordered by id. Because the candidate set
  * and every score are independent of the limit, the results for one limit are always the first
  * entries of the results for any larger limit (the prefix property).
  */
@@ -73,16 +75,46 @@ export const CODE_TEXT_FACTOR = 0.5;
  * that answers most of the question.
  */
 export const TEXT_HELD_SHARE = 0.5;
+/**
+ * Code nodes shorter than this many source lines score their `text` match in proportion to their
+ * length, unless their own name holds the question ({@link shortNodeFactor}). bm25 normalises by
+ * length, so a one- or two-line getter, stub or signature that says one or two of a question's words
+ * gets the best text score of all, above the function whose body holds the question; a node that
+ * short answers a question by its name, not by its text.
+ */
+export const SHORT_NODE_LINES = 5;
+
+/**
+ * The factor (0..1] of a candidate's `text` score by its length: for a code node (id `code:…`) of
+ * fewer than {@link SHORT_NODE_LINES} lines (`end_line - start_line + 1`), `f + (1 - f) * ownRecall`
+ * with `f = lines / SHORT_NODE_LINES`, where `ownRecall` (0..1) is the idf-weighted share of the
+ * question's words its own name holds: a short node named after the question keeps its text score
+ * whole, one whose name holds none of it keeps `f`. Documentation nodes and longer code give 1.
+ */
+export function shortNodeFactor(row: Pick<FtsCandidate, 'id' | 'start_line' | 'end_line'>, ownRecall: number): number {
+  const lines = row.end_line - row.start_line + 1;
+  if (!row.id.startsWith('code:') || lines < 1 || lines >= SHORT_NODE_LINES) return 1;
+  const f = lines / SHORT_NODE_LINES;
+  return f + (1 - f) * Math.min(1, Math.max(0, ownRecall));
+}
+
 /** Score weights of {@link rankNodes}. */
 export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, exactTitle: 1, phrase: 1, literal: 2, allTerms: 0.25, coverage: 0.8, codeIntent: 0.5, definition: 0.3, body: 0.02 });
 
 /**
+ * A usage question: "how do/can/should I (we, you) …", "how to …", "can I …". It asks how to use the
+ * project, which its documentation answers; a word such as "defined" in it describes what is used
+ * ("how do I run a script defined in package.json"), it does not ask where code is.
+ */
+const USAGE_QUESTION = /^\s*(how\s+(do|can|should)\s+(i|we|you)|how\s+to|can\s+(i|we|you))\b/i;
+
+/**
  * A question about where something is implemented ("where is the request id generated", "where
- * are hooks run", "… implemented/defined/declared"): code nodes (ids `code:…`, not `.d.ts`
- * declarations) get {@link RANK_WEIGHTS}.codeIntent.
+ * are hooks run", "… implemented/defined/declared", except in a usage question ({@link USAGE_QUESTION})):
+ * code nodes (ids `code:…`, not `.d.ts` declarations) get {@link RANK_WEIGHTS}.codeIntent.
  */
 export function hasCodeIntent(query: string): boolean {
-  return /^\s*where\b/i.test(query) || /\b(implemented|implementation|defined|declared)\b/i.test(query);
+  return /^\s*where\b/i.test(query) || (!USAGE_QUESTION.test(query) && /\b(implemented|implementation|defined|declared)\b/i.test(query));
 }
 const DECLARATION_FILE = /\.d\.[cm]?ts$/;
 
@@ -253,7 +285,7 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
     const nameScore = Math.max(own.r, QUALIFIER_WEIGHT * name.r) * (0.5 + 0.5 * name.covered);
     const { heading, section } = bestHeading(weighted, row.anchors, row.start_line, row.title);
     const bm25 = textRank.get(row.rowid) ?? worst;
-    const textScore = Math.max(bestBm25 < 0 ? Math.max(0, bm25 / bestBm25) : 0, CODE_TEXT_FACTOR * (codeScore.get(row.rowid) ?? 0));
+    const textScore = shortNodeFactor(row, own.r) * Math.max(bestBm25 < 0 ? Math.max(0, bm25 / bestBm25) : 0, CODE_TEXT_FACTOR * (codeScore.get(row.rowid) ?? 0));
     // The title, or a code node's qualified name ("Reply.serialize" names the method `serialize` of `Reply`).
     const titleForms = [words.title, words.titleContent, words.qualified, ...kindNamed.map((k) => (words.title === '' ? k : `${words.title} ${k}`)), ...kindNamed.map((k) => (words.title === '' ? k : `${k} ${words.title}`))];
     const exactTitle = titleForms.includes(analysed.wanted) ? 1 : 0;
