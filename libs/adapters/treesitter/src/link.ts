@@ -333,9 +333,25 @@ class TreeLinker {
     }
     for (; target !== null && index < rest.length; index += 1) {
       if (!this.isScopeKind(target.kind)) return null;
-      target = this.member(target, rest[index] as string, info.path);
+      const name = rest[index] as string;
+      const own = this.member(target, name, info.path);
+      target = own === null && index === rest.length - 1 ? this.inheritedStatic(target, name, info.path) : own;
     }
     return target;
+  }
+
+  /**
+   * A static method named through a subclass (Java `Sub.staticOfBase()`): when the named class declares no member `name`,
+   * the nearest superclass that declares it, if that declaration is `static` and belongs to a class (static methods of an
+   * interface are not inherited). Null otherwise, and always for a language without inherited members or `static` marks.
+   */
+  inheritedStatic(type: DefRef, name: string, caller: string): DefRef | null {
+    if (this.spec.inherits !== true || !TYPES.has(type.kind) || type.kind === 'interface') return null;
+    if (this.infos.get(type.file)?.defs.has(`${type.qname}.${name}`) === true) return null;
+    const found = this.walk.answer(type, name, caller, true, true);
+    if (found === null || found === undefined || this.infos.get(found.file)?.defs.get(found.qname)?.static !== true) return null;
+    const declaring = this.ref(found.file, parentQname(found.qname));
+    return declaring !== null && declaring.kind !== 'interface' ? found : null;
   }
 
   linkImports(info: FileInfo): void {
