@@ -39,6 +39,12 @@ function argumentCount(node: SyntaxNode, isComment: (type: string) => boolean): 
   return list === null ? null : list.namedChildren.filter((c) => c !== null && !isComment(c.type)).length;
 }
 
+/** Whether the node with id `id` is a proper ancestor of `node` (a walk up the parents). */
+function hasAncestor(node: SyntaxNode, id: number): boolean {
+  for (let up = node.parent; up !== null; up = up.parent) if (up.id === id) return true;
+  return false;
+}
+
 /** A node under construction. */
 interface Draft {
   id: string;
@@ -149,16 +155,21 @@ class Extractor {
     // Open ancestors: the end offset of each visited node whose subtree is still being read, and the context of its
     // descendants (null: skipped). Captures come in document order, a node before its descendants.
     const ends: number[] = [];
+    const ids: number[] = [];
     const contexts: (Context | null)[] = [];
     for (const { node } of query.captures(root)) {
       const start = node.startIndex;
-      while (ends.length > 0 && start >= (ends[ends.length - 1] as number)) {
+      const end = node.endIndex;
+      // A zero-width node (a MISSING token) at an open node's end may lie inside it: only its ancestry tells.
+      while (ends.length > 0 && start >= (ends[ends.length - 1] as number) && !(start === end && start === ends[ends.length - 1] && hasAncestor(node, ids[ids.length - 1] as number))) {
         ends.pop();
+        ids.pop();
         contexts.pop();
       }
       const context = contexts.length === 0 ? top : (contexts[contexts.length - 1] as Context | null);
       if (context === null) continue;
-      ends.push(node.endIndex);
+      ends.push(end);
+      ids.push(node.id);
       contexts.push(this.visit(node, context));
     }
   }
