@@ -3,7 +3,7 @@
  * "Code nodes come from the adapter"): module and definition nodes, `contains`/`defines` edges,
  * Logic, syntax issues and link data, driven by a {@link LanguageSpec}. Never throws for bad source.
  */
-import type { Node as SyntaxNode, Tree } from 'web-tree-sitter';
+import type { Node as SyntaxNode, Query, Tree } from 'web-tree-sitter';
 import { codeId, withContentHash } from '@docforge/core';
 import type { CodeExtractInput, GraphEdge, GraphNode, LogicFlow, LogicStep, ParsedSource, SourceIssue } from '@docforge/core';
 import { TREE_LINK_DATA_VERSION, type TreeBase, type TreeCall, type TreeImport, type TreeLinkData } from './link-data.js';
@@ -37,6 +37,12 @@ const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'trait', 'enum', 're
 function argumentCount(node: SyntaxNode, isComment: (type: string) => boolean): number | null {
   const list = node.childForFieldName('arguments') ?? node.children.find((c) => c?.type === 'argument_list') ?? null;
   return list === null ? null : list.namedChildren.filter((c) => c !== null && !isComment(c.type)).length;
+}
+
+/** Whether the node with id `id` is a proper ancestor of `node` (a walk up the parents). */
+function hasAncestor(node: SyntaxNode, id: number): boolean {
+  for (let up = node.parent; up !== null; up = up.parent) if (up.id === id) return true;
+  return false;
 }
 
 /** A node under construction. */
@@ -132,45 +138,39 @@ class Extractor {
     return draft;
   }
 
-  run(tree: Tree): void {
+  /**
+   * Visits the interesting nodes of `tree` in document order, each in the context its nearest
+   * visited ancestor gave (the module's at the top); a node whose visit returned null hides its
+   * whole subtree. The nodes come from the language's visit query (one WASM call per file; see
+   * runtime.ts): walking every syntax node from JS cost three or more WASM calls per node, most of
+   * a file's extraction (Java, C) apart from the parse itself.
+   */
+  run(tree: Tree, query: Query): void {
     const root = tree.rootNode;
     const facts = this.spec.moduleFacts(root);
     this.pkg = facts.pkg;
     this.module.doc = facts.doc;
     this.module.summary = firstParagraph(facts.doc);
     const top: Context = { draft: this.module, fn: this.module, qualifier: '', depth: 0 };
-    // One WASM call per node for the test (nodeTypeId): a symbol id is named or not for good, so the named interesting
-    // ids are listed once per file instead of asking nodeIsNamed and nodeType of every node (Java: the walk's main cost).
-    const language = tree.language;
-    const interesting = new Uint8Array(language.nodeTypeCount);
-    language.types.forEach((type, id) => {
-      if (this.spec.interesting.has(type) && language.nodeTypeIsNamed(id)) interesting[id] = 1;
-    });
-    const cursor = tree.walk();
-    try {
-      const stack: Context[] = [];
-      let context = top;
-      for (;;) {
-        const next = interesting[cursor.nodeTypeId] === 1 ? this.visit(cursor.currentNode, context) : context;
-        if (next !== null && cursor.gotoFirstChild()) {
-          stack.push(context);
-          context = next;
-          continue;
-        }
-        let moved = false;
-        while (stack.length > 0) {
-          if (cursor.gotoNextSibling()) {
-            // Siblings of the first child share its context (set when the parent was entered).
-            moved = true;
-            break;
-          }
-          cursor.gotoParent();
-          context = stack.pop() as Context;
-        }
-        if (!moved) break;
+    // Open ancestors: the end offset of each visited node whose subtree is still being read, and the context of its
+    // descendants (null: skipped). Captures come in document order, a node before its descendants.
+    const ends: number[] = [];
+    const ids: number[] = [];
+    const contexts: (Context | null)[] = [];
+    for (const { node } of query.captures(root)) {
+      const start = node.startIndex;
+      const end = node.endIndex;
+      // A zero-width node (a MISSING token) at an open node's end may lie inside it: only its ancestry tells.
+      while (ends.length > 0 && start >= (ends[ends.length - 1] as number) && !(start === end && start === ends[ends.length - 1] && hasAncestor(node, ids[ids.length - 1] as number))) {
+        ends.pop();
+        ids.pop();
+        contexts.pop();
       }
-    } finally {
-      cursor.delete();
+      const context = contexts.length === 0 ? top : (contexts[contexts.length - 1] as Context | null);
+      if (context === null) continue;
+      ends.push(end);
+      ids.push(node.id);
+      contexts.push(this.visit(node, context));
     }
   }
 
@@ -291,7 +291,7 @@ class Extractor {
  * @throws DocforgeError `internal_error` when the language's grammar is not loaded on this thread.
  */
 export function extractTree(spec: LanguageSpec, input: CodeExtractInput): ExtractResult {
-  const parser = requireParser(spec.id);
+  const { parser, query } = requireParser(spec.id);
   const extractor = new Extractor(spec, input.path, input.content, input.logic);
   let tree: Tree | null = null;
   try {
@@ -299,7 +299,7 @@ export function extractTree(spec: LanguageSpec, input: CodeExtractInput): Extrac
     if (tree === null) {
       return extractor.result([{ severity: 'error', code: 'syntax_error', message: `${spec.display} parser returned no tree`, path: input.path, line: null, node_id: extractor.module.id }]);
     }
-    extractor.run(tree);
+    extractor.run(tree, query);
     const root = tree.rootNode;
     const issues = root.hasError ? syntaxErrors(root, spec.display, input.path, extractor.module.id) : [];
     if (extractor.boundedAt !== null) {

@@ -284,11 +284,32 @@ class TreeLinker {
     return this.walk.answer(parent, name, info.path, true) ?? null;
   }
 
+  /**
+   * Java `I.super.m()` (`['<qsuper>', 'I', 'm']`): the method `m` as interface `I` has it (its own or, through its
+   * superinterfaces, the one default method declaring it), never a static one; `Outer.super.m()` in a class nested in `Outer`
+   * (same file): `m` through Outer's superclass. Null when not proven.
+   */
+  qualifiedSuper(info: FileInfo, owner: string, rest: readonly string[]): DefRef | null {
+    const [qualifier, name] = rest;
+    if (qualifier === undefined || name === undefined || rest.length !== 2 || this.spec.inherits !== true) return null;
+    const found = this.lookupName(info, owner, qualifier);
+    const type = found === null ? null : 'id' in found ? found : found.def === undefined ? null : this.ref(found.def.file, found.def.qname);
+    if (type === null) return null;
+    if (type.kind === 'interface') {
+      const hit = this.walk.answer(type, name, info.path, true);
+      return hit !== null && hit !== undefined && this.infos.get(hit.file)?.defs.get(hit.qname)?.static !== true ? hit : null;
+    }
+    if (!TYPES.has(type.kind) || type.file !== info.path || !owner.startsWith(`${type.qname}.`)) return null;
+    const parent = this.superclass(type);
+    return parent === null ? null : (this.walk.answer(parent, name, info.path, true) ?? null);
+  }
+
   resolvePath(info: FileInfo, owner: string, path: readonly string[]): DefRef | null {
     const [head, ...rest] = path;
     if (head === undefined) return null;
     if (head === '<parent>') return rest.length === 1 && this.spec.mixins === true ? this.parentMember(info, owner, rest[0] as string) : null;
     if (head === '<super>') return this.superMember(info, owner, rest);
+    if (head === '<qsuper>') return this.qualifiedSuper(info, owner, rest);
     if (head === '<self>') {
       // A call owned by a type (outside any method) names that type's members; a method's, its type's.
       const selfType = this.isScopeKind(info.defs.get(owner)?.kind) ? owner : parentQname(owner);
@@ -333,9 +354,25 @@ class TreeLinker {
     }
     for (; target !== null && index < rest.length; index += 1) {
       if (!this.isScopeKind(target.kind)) return null;
-      target = this.member(target, rest[index] as string, info.path);
+      const name = rest[index] as string;
+      const own = this.member(target, name, info.path);
+      target = own === null && index === rest.length - 1 ? this.inheritedStatic(target, name, info.path) : own;
     }
     return target;
+  }
+
+  /**
+   * A static method named through a subclass (Java `Sub.staticOfBase()`): when the named class declares no member `name`,
+   * the nearest superclass that declares it, if that declaration is `static` and belongs to a class (static methods of an
+   * interface are not inherited). Null otherwise, and always for a language without inherited members or `static` marks.
+   */
+  inheritedStatic(type: DefRef, name: string, caller: string): DefRef | null {
+    if (this.spec.inherits !== true || !TYPES.has(type.kind) || type.kind === 'interface') return null;
+    if (this.infos.get(type.file)?.defs.has(`${type.qname}.${name}`) === true) return null;
+    const found = this.walk.answer(type, name, caller, true, true);
+    if (found === null || found === undefined || this.infos.get(found.file)?.defs.get(found.qname)?.static !== true) return null;
+    const declaring = this.ref(found.file, parentQname(found.qname));
+    return declaring !== null && declaring.kind !== 'interface' ? found : null;
   }
 
   linkImports(info: FileInfo): void {

@@ -6,33 +6,51 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { Language, Parser } from 'web-tree-sitter';
+import { Language, Parser, Query } from 'web-tree-sitter';
 import { errors, toDocforgeError } from '@docforge/core';
 
-let parsers: ReadonlyMap<string, Parser> = new Map();
+/**
+ * A language loaded on this thread: its parser, and the query that captures the named nodes of
+ * the types the extractor visits (one capture per node, in document order), so the walk over a
+ * file is one WASM call instead of three or more per syntax node.
+ */
+export interface LoadedGrammar {
+  parser: Parser;
+  query: Query;
+}
+
+let parsers: ReadonlyMap<string, LoadedGrammar> = new Map();
 let loading: ReadonlyMap<string, Promise<void>> = new Map();
 
-async function load(id: string, grammar: string): Promise<void> {
+/** The query source capturing every named node whose type is in `types` (types the grammar lacks left out): `[(a) (b)] @n`. */
+function visitQuerySource(language: Language, types: ReadonlySet<string>): string {
+  const known = [...types].filter((type) => language.idForNodeType(type, true) !== null).sort();
+  return `[${known.map((type) => `(${type})`).join(' ')}] @n`;
+}
+
+async function load(id: string, grammar: string, interesting: ReadonlySet<string>): Promise<void> {
   const require = createRequire(import.meta.url);
   const grammarPath = require.resolve(`@vscode/tree-sitter-wasm/wasm/${grammar}`);
   await Parser.init();
   const language = await Language.load(new Uint8Array(await readFile(grammarPath)));
   const created = new Parser();
   created.setLanguage(language);
-  parsers = new Map([...parsers, [id, created]]);
+  const query = new Query(language, visitQuerySource(language, interesting));
+  parsers = new Map([...parsers, [id, { parser: created, query }]]);
 }
 
 /**
  * Loads web-tree-sitter and the grammar `grammar` (a file name inside
- * `@vscode/tree-sitter-wasm/wasm`) for adapter `id` on the current thread. Idempotent and safe
+ * `@vscode/tree-sitter-wasm/wasm`) for adapter `id` on the current thread, with the query of the
+ * node types `interesting` (see {@link LoadedGrammar}). Idempotent and safe
  * to call concurrently; must resolve before that adapter's `extract` runs with strategy `ast`.
  * @throws DocforgeError `internal_error` (original as `cause`) when the runtime or grammar cannot be loaded; a later call retries.
  */
-export async function initGrammar(id: string, grammar: string): Promise<void> {
+export async function initGrammar(id: string, grammar: string, interesting: ReadonlySet<string>): Promise<void> {
   if (parsers.has(id)) return;
   let pending = loading.get(id);
   if (pending === undefined) {
-    pending = load(id, grammar);
+    pending = load(id, grammar, interesting);
     loading = new Map([...loading, [id, pending]]);
   }
   try {
@@ -51,10 +69,10 @@ export function isGrammarReady(id: string): boolean {
 }
 
 /**
- * The loaded parser of adapter `id` on this thread.
+ * The loaded parser and visit query of adapter `id` on this thread.
  * @throws DocforgeError `internal_error` when {@link initGrammar} has not resolved for it yet.
  */
-export function requireParser(id: string): Parser {
+export function requireParser(id: string): LoadedGrammar {
   const parser = parsers.get(id);
   if (parser === undefined) {
     throw errors.internalError(`The ${id} adapter is not initialized on this thread: await its init function once before calling extract().`);

@@ -114,7 +114,8 @@ function callee(node: SyntaxNode): string[] | null | undefined {
   // An unqualified call names a method of the enclosing class (or a static import, tried after it).
   if (object === null || object.type === 'this') return ['<self>', name];
   if (object.type === 'super') return ['<super>', name];
-  if (object.type === 'identifier') return [object.text, name];
+  // `I.super.m()`: the default method m as the superinterface I has it; `Outer.super.m()` (an inner class): Outer's superclass's m.
+  if (object.type === 'identifier') return node.children.some((c) => c?.type === 'super') ? ['<qsuper>', object.text, name] : [object.text, name];
   return null;
 }
 
