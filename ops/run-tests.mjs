@@ -29,15 +29,17 @@ for (const root of roots) collect(path.join(root, 'dist', 'test'));
 collect(path.join('test', 'dist'));
 const chosen = filter.length > 0 ? files.filter((f) => filter.some((x) => f.includes(x))) : files;
 // Longest first (issue 29 item 7): `node --test` starts files in the order given, so the files that
-// cost most (CPU seconds measured with ops/test-cpu, docs/architecture.md) start at once instead of
-// last on a busy pair of cores, where one of them would run alone at the end. Path parts, heaviest first.
+// cost most (CPU seconds measured with ops/test-cpu, docs/architecture.md; the list of 2026-12-07 06:00,
+// issue 29 item 7) start at once instead of last on a busy pair of cores, where one of them would run
+// alone at the end. Path parts, heaviest first.
 const HEAVIEST = [
-  'libs/sync/dist/test/one-shot-edit', 'test/dist/issue-identity-dependencies', 'libs/sync/dist/test/incremental-link',
-  'test/dist/issue-concurrent-sync', 'libs/sync/dist/test/incremental-resolve', 'test/dist/accelerators-off',
-  'test/dist/issue-cli-read-commands', 'test/dist/every-tool-schemas', 'test/dist/cli.test', 'test/dist/mcp-bundle',
-  'test/dist/issue-viewer-lifecycle', 'test/dist/graph-browser-snapshot', 'test/dist/issue-trial-render-output',
-  'test/dist/issue-code-text', 'libs/adapters/typescript/dist/test/parser-build', 'test/dist/cli-bundle',
-  'libs/sync/dist/test/worker-start', 'test/dist/issue-init-file-roots', 'libs/changesets/dist/test/issue-apply-folder-swap', 'test/dist/render.test',
+  'libs/sync/dist/test/one-shot-edit', 'test/dist/application-faults', 'test/dist/application.test', 'test/dist/mcp-bundle',
+  'libs/sync/dist/test/incremental-resolve', 'libs/sync/dist/test/incremental-link', 'test/dist/issue-identity-dependencies',
+  'test/dist/context.test', 'test/dist/every-tool-schemas', 'test/dist/accelerators-off', 'test/dist/issue-cli-read-commands',
+  'test/dist/issue-affected', 'test/dist/cli.test', 'test/dist/issue-concurrent-sync', 'libs/sync/dist/test/incremental-reviews',
+  'test/dist/cli-bundle', 'test/dist/issue-viewer-lifecycle', 'libs/builder/dist/test/parse-routes', 'test/dist/cli-full-bundle',
+  'test/dist/graph-browser-snapshot', 'test/dist/issue-review-stamps', 'test/dist/issue-check', 'libs/adapters/typescript/dist/test/parser-build',
+  'test/dist/issue-trial-render-output', 'test/dist/issue-changeset-pages', 'test/dist/issue-init-file-roots',
 ];
 const rank = (f) => {
   const i = HEAVIEST.findIndex((part) => f.split(path.sep).join('/').includes(part));
