@@ -28,7 +28,7 @@ function collect(dir) {
 for (const root of roots) collect(path.join(root, 'dist', 'test'));
 collect(path.join('test', 'dist'));
 const chosen = filter.length > 0 ? files.filter((f) => filter.some((x) => f.includes(x))) : files;
-// Longest first (issue 29 item 7): `node --test` starts files in the order given, so the files that
+// Longest first (issue 29 item 7): ops/test-files.mjs starts files in the order given (`node --test` sorts them), so the files that
 // cost most (CPU seconds measured with ops/test-cpu, docs/architecture.md; the list of 2026-12-07 06:00,
 // issue 29 item 7) start at once instead of last on a busy pair of cores, where one of them would run
 // alone at the end. Path parts, heaviest first.
@@ -101,10 +101,12 @@ function buildExampleFixture(dir) {
   });
 }
 
-/** Runs `node --test` on the selected files; resolves with its exit status. */
+/**
+ * Runs the selected files in their order (ops/test-files.mjs: node:test's run(), since `node --test`
+ * sorts its files on Node 20), DOCFORGE_TEST_CONCURRENCY at once; resolves with its exit status.
+ */
 function runTests(env) {
-  const concurrency = Number(process.env.DOCFORGE_TEST_CONCURRENCY ?? 3);
-  const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...selected], { stdio: 'inherit', env });
+  const child = spawn(process.execPath, ['ops/test-files.mjs', ...selected], { stdio: 'inherit', env });
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }
 
