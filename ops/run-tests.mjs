@@ -28,16 +28,18 @@ function collect(dir) {
 for (const root of roots) collect(path.join(root, 'dist', 'test'));
 collect(path.join('test', 'dist'));
 const chosen = filter.length > 0 ? files.filter((f) => filter.some((x) => f.includes(x))) : files;
-// Longest first (issue 29 item 7): `node --test` starts files in the order given, so the files that
-// cost most (CPU seconds measured with ops/test-cpu, docs/architecture.md) start at once instead of
-// last on a busy pair of cores, where one of them would run alone at the end. Path parts, heaviest first.
+// Longest first (issue 29 item 7): ops/test-files.mjs starts files in the order given (`node --test` sorts them), so the files that
+// cost most (CPU seconds measured with ops/test-cpu, docs/architecture.md; the list of 2026-12-07 06:00,
+// issue 29 item 7) start at once instead of last on a busy pair of cores, where one of them would run
+// alone at the end. Path parts, heaviest first.
 const HEAVIEST = [
-  'libs/sync/dist/test/one-shot-edit', 'test/dist/issue-identity-dependencies', 'libs/sync/dist/test/incremental-link',
-  'test/dist/issue-concurrent-sync', 'libs/sync/dist/test/incremental-resolve', 'test/dist/accelerators-off',
-  'test/dist/issue-cli-read-commands', 'test/dist/every-tool-schemas', 'test/dist/cli.test', 'test/dist/mcp-bundle',
-  'test/dist/issue-viewer-lifecycle', 'test/dist/graph-browser-snapshot', 'test/dist/issue-trial-render-output',
-  'test/dist/issue-code-text', 'libs/adapters/typescript/dist/test/parser-build', 'test/dist/cli-bundle',
-  'libs/sync/dist/test/worker-start', 'test/dist/issue-init-file-roots', 'libs/changesets/dist/test/issue-apply-folder-swap', 'test/dist/render.test',
+  'libs/sync/dist/test/one-shot-edit', 'test/dist/issue-cli-read-commands', 'test/dist/mcp-bundle', 'test/dist/issue-identity-dependencies',
+  'test/dist/application-faults', 'test/dist/application.test', 'test/dist/issue-concurrent-sync', 'libs/sync/dist/test/incremental-resolve',
+  'libs/sync/dist/test/incremental-link', 'test/dist/issue-viewer-lifecycle', 'test/dist/context.test', 'test/dist/every-tool-schemas',
+  'test/dist/accelerators-off', 'test/dist/issue-affected', 'test/dist/cli.test', 'libs/sync/dist/test/incremental-reviews',
+  'test/dist/issue-review-stamps', 'test/dist/cli-bundle', 'libs/builder/dist/test/parse-routes', 'test/dist/cli-full-bundle',
+  'test/dist/issue-init-file-roots', 'test/dist/issue-trial-render-output', 'test/dist/issue-check', 'test/dist/graph-browser-snapshot',
+  'libs/adapters/typescript/dist/test/parser-build', 'test/dist/issue-changeset-pages',
 ];
 const rank = (f) => {
   const i = HEAVIEST.findIndex((part) => f.split(path.sep).join('/').includes(part));
@@ -99,10 +101,12 @@ function buildExampleFixture(dir) {
   });
 }
 
-/** Runs `node --test` on the selected files; resolves with its exit status. */
+/**
+ * Runs the selected files in their order (ops/test-files.mjs: node:test's run(), since `node --test`
+ * sorts its files on Node 20), DOCFORGE_TEST_CONCURRENCY at once; resolves with its exit status.
+ */
 function runTests(env) {
-  const concurrency = Number(process.env.DOCFORGE_TEST_CONCURRENCY ?? 3);
-  const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...selected], { stdio: 'inherit', env });
+  const child = spawn(process.execPath, ['ops/test-files.mjs', ...selected], { stdio: 'inherit', env });
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }
 

@@ -144,6 +144,8 @@ for (const subject of SUBJECTS) {
       worker = new WorkerProcess(await workerConfig(subject.root(), { workerId: `first-screen-${subject.name}` }));
       origin = `http://127.0.0.1:${(await worker.next('ready')).port}`;
       page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+      // Hang guards, not timing assertions: on a loaded machine a step may take longer than Playwright's 30 s default (issue 29 item 7).
+      page.setDefaultTimeout(90_000);
       page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
       page.on('console', (message) => void (message.type() === 'error' && errors.push(`console: ${message.text()}`)));
     });

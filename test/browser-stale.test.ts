@@ -30,6 +30,8 @@ before(async () => {
   origin = `http://127.0.0.1:${(await worker.next('ready')).port}`;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+  // Hang guards, not timing assertions: on a loaded machine a step may take longer than Playwright's 30 s default (issue 29 item 7).
+  page.setDefaultTimeout(90_000);
 });
 
 after(async () => {
@@ -40,7 +42,7 @@ after(async () => {
 
 test('the page shows its snapshot generation; after a sync publishes another, a banner says to call docforge_visualize again and the old snapshot stays drawn', { skip }, async () => {
   await page.goto(`${origin}${(await worker.token()).url_path}#focus=${encodeURIComponent(METHOD)}&view=nodes`);
-  await page.waitForSelector('#graph[data-state="ready"]', { timeout: 30_000 });
+  await page.waitForSelector('#graph[data-state="ready"]', { timeout: 90_000 });
   await page.locator('#generation', { hasText: `generation ${served}` }).waitFor();
   assert.equal(await page.locator('#stale').isVisible(), false, 'no banner while the snapshot is the published one');
   const before = await page.evaluate(async () => (await fetch('/api/status')).json()) as { current: boolean; served: { generation: number } };
@@ -58,7 +60,7 @@ test('the page shows its snapshot generation; after a sync publishes another, a 
   assert.ok(status.published && status.published.generation > served, 'the worker reports the newer publication');
   // Any navigation (and the periodic poll) re-checks the status.
   await page.locator('#views button[data-view="flow"]').click();
-  await page.waitForSelector('#graph[data-state="ready"]', { timeout: 30_000 });
+  await page.waitForSelector('#graph[data-state="ready"]', { timeout: 90_000 });
   const banner = page.locator('#stale');
   await banner.waitFor({ state: 'visible' });
   const text = (await banner.textContent()) ?? '';

@@ -32,6 +32,8 @@ before(async () => {
   origin = `http://127.0.0.1:${(await worker.next('ready')).port}`;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+  // Hang guards, not timing assertions: on a loaded machine a step may take longer than Playwright's 30 s default (issue 29 item 7).
+  page.setDefaultTimeout(90_000);
   page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => void (message.type() === 'error' && pageErrors.push(`console: ${message.text()}`)));
   mkdirSync(BROWSER_ARTIFACTS, { recursive: true });
@@ -51,7 +53,7 @@ async function open(fragment: string): Promise<void> {
 }
 
 async function ready(): Promise<void> {
-  await page.waitForSelector('#graph[data-state="ready"]', { timeout: 30_000 });
+  await page.waitForSelector('#graph[data-state="ready"]', { timeout: 90_000 });
 }
 
 /** GET an API path with the page's cookie (outside the assertions on the request log). */
@@ -86,7 +88,8 @@ async function hideNode(id: string): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     await clickNode(id);
     try {
-      await hide.waitFor({ state: 'visible', timeout: 2_000 });
+      // Longer at each attempt (2, 4, ... 10 s): a busy machine may render the card late.
+      await hide.waitFor({ state: 'visible', timeout: 2_000 * attempt });
       break;
     } catch (error) {
       if (attempt >= 5) throw error;
@@ -94,7 +97,7 @@ async function hideNode(id: string): Promise<void> {
   }
   await hide.click();
   // The hide re-renders asynchronously; a ready state may still be the one from before the click.
-  await page.locator(`#hidden-nodes li[data-id="${id}"]`).waitFor({ state: 'attached', timeout: 30_000 });
+  await page.locator(`#hidden-nodes li[data-id="${id}"]`).waitFor({ state: 'attached', timeout: 90_000 });
 }
 
 async function shot(name: string): Promise<void> {
@@ -454,7 +457,7 @@ test('Escape closes the source view; selecting while it is open shows a usable c
   await page.locator('#card button', { hasText: 'Hide' }).click();
   // The hide re-renders asynchronously: wait for its list entry (a timeout fails the test) rather
   // than for a ready state the graph may still show from before the click.
-  await page.locator('#hidden-nodes li').first().waitFor({ state: 'attached', timeout: 30_000 }).catch(() => undefined);
+  await page.locator('#hidden-nodes li').first().waitFor({ state: 'attached', timeout: 90_000 }).catch(() => undefined);
   await ready();
   assert.equal(await page.locator('#hidden-nodes li').count(), 1, 'the card button works after the source view');
 });

@@ -65,14 +65,14 @@ describe('capability modes', () => {
   }
 
   test('application mode fails closed at start without --canonical-applier', () => {
-    const result = spawnSync(process.execPath, [MCP_ENTRY, '--project-root', root, '--capability-mode', 'application'], { encoding: 'utf8', input: '', timeout: 20_000 });
+    const result = spawnSync(process.execPath, [MCP_ENTRY, '--project-root', root, '--capability-mode', 'application'], { encoding: 'utf8', input: '', timeout: 120_000 });
     assert.notEqual(result.status, 0);
     assert.equal(result.stdout, '', 'nothing on the protocol channel');
     assert.match(result.stderr, /application requires --canonical-applier/);
   });
 
   test('an unknown capability mode is refused at start', () => {
-    const result = spawnSync(process.execPath, [MCP_ENTRY, '--project-root', root, '--capability-mode', 'admin'], { encoding: 'utf8', input: '', timeout: 20_000 });
+    const result = spawnSync(process.execPath, [MCP_ENTRY, '--project-root', root, '--capability-mode', 'admin'], { encoding: 'utf8', input: '', timeout: 120_000 });
     assert.notEqual(result.status, 0);
     assert.match(result.stderr, /--capability-mode must be one of read, proposal, application, operator/);
   });

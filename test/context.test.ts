@@ -11,7 +11,7 @@ import type { ToolName } from '@docforge/policy';
 import { MIN_MAX_OUTPUT_CHARS } from '@docforge/project';
 import { EXAMPLES_DIR } from './helpers/paths.js';
 import { exampleProjectCopy, fastifyProjectCopy, tempDir } from './helpers/projects.js';
-import { expectError, useServer, type Envelope, type Server } from './helpers/server.js';
+import { expectError, REQUEST_TIMEOUT_MS, useServer, type Envelope, type Server } from './helpers/server.js';
 
 type Item = Record<string, any>;
 const TASK_KINDS = ['change', 'implementation', 'failure', 'ownership', 'test', 'operation', 'release'] as const;
@@ -425,7 +425,7 @@ describe('a read-only server with a custom context provider (in process)', () =>
     await server.server.connect(serverTransport);
     const client = new Client({ name: 'custom-provider-test', version: '1.0.0' });
     await client.connect(clientTransport);
-    const call = async (name: string, args: Record<string, unknown>): Promise<Envelope> => (await client.callTool({ name, arguments: args })).structuredContent as Envelope;
+    const call = async (name: string, args: Record<string, unknown>): Promise<Envelope> => (await client.callTool({ name, arguments: args }, undefined, { timeout: REQUEST_TIMEOUT_MS })).structuredContent as Envelope;
     try {
       const { tools } = await client.listTools();
       const names = tools.map((t) => t.name);

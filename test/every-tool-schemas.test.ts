@@ -23,6 +23,10 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 // The full bundled output schemas (every `required` list and constraint): tools/list publishes only their outline (issue 30 item 13).
 const outputValidators = new Map<string, ValidateFunction>([...loadToolSchemas().keys()].map((name) => [name, ajv.compile(publishedSchema(`v1/tools/${name}.output.schema.json`))]));
 
+// The request timeout of the harness (test/helpers/server.ts REQUEST_TIMEOUT_MS; not imported: that module sets the
+// environment of in-process servers): a first call that syncs may outlast the SDK's 60 s on a loaded machine.
+const REQUEST_TIMEOUT_MS = 600_000;
+
 const NODE = 'CMP-AUTH-GATEWAY';
 const FUNCTION = 'code:src/index.ts#createApp';
 
@@ -113,7 +117,7 @@ async function connect(options: Omit<ProjectServerOptions, 'logger'>): Promise<H
 }
 
 async function call(h: Harness, name: string, args: Record<string, unknown>): Promise<Envelope> {
-  const response = (await h.client.callTool({ name, arguments: args })) as { structuredContent?: unknown; isError?: boolean };
+  const response = (await h.client.callTool({ name, arguments: args }, undefined, { timeout: REQUEST_TIMEOUT_MS })) as { structuredContent?: unknown; isError?: boolean };
   const envelope = response.structuredContent as Envelope;
   const validate = outputValidators.get(name)!;
   assert.ok(validate(envelope), `${name}(${JSON.stringify(args)}) conforms to its output schema: ${JSON.stringify(validate.errors)}\n${JSON.stringify(envelope).slice(0, 600)}`);

@@ -9,7 +9,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { pino } from 'pino';
 import { createProjectServer, type ProjectServer } from '@docforge/mcp-server';
 import { removeDir } from './helpers/projects.js';
-import { expectError, type Envelope } from './helpers/server.js';
+import { expectError, REQUEST_TIMEOUT_MS, type Envelope } from './helpers/server.js';
 
 const LONG = ['export function long(x: number): number {', '  let y = x;'];
 for (let i = 0; i < 300; i += 1) LONG.push(i % 10 === 0 ? `  if (y > ${i}) { y -= ${i}; }` : `  y = y * 3 + ${i}; // step ${i} of a deliberately long function body`);
@@ -63,7 +63,7 @@ after(async () => {
 });
 
 async function logic(args: Record<string, unknown>): Promise<{ envelope: Envelope; chars: number }> {
-  const response = await client.callTool({ name: 'docforge_get_logic', arguments: args });
+  const response = await client.callTool({ name: 'docforge_get_logic', arguments: args }, undefined, { timeout: REQUEST_TIMEOUT_MS });
   return { envelope: response.structuredContent as Envelope, chars: (response.content as { text: string }[])[0]!.text.length };
 }
 

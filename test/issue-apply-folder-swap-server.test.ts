@@ -11,19 +11,23 @@ import { useServer } from './helpers/server.js';
 const SWAPPER = `
 const fs = require('node:fs');
 const [folder, aside, outside] = process.argv.slice(1);
-let paused = true, spins = 0;
-const wait = (n) => { const end = Date.now() + n; while (Date.now() < end) {} };
-process.on('message', (m) => { if (m === 'pause') { paused = true; process.send('paused'); } else if (m === 'resume') paused = false; else process.exit(0); });
+let paused = true, running = false, spins = 0;
+// Keeps the folder as it is for n ms while sleeping (issue 29 item 7: a busy wait here, and a loop
+// that spun while paused, burned a core the processes under test needed).
+const hold = (n) => { if (n > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, n); };
+process.on('message', (m) => {
+  if (m === 'pause') { paused = true; process.send('paused'); }
+  else if (m === 'resume') { paused = false; if (!running) { running = true; setImmediate(cycle); } }
+  else process.exit(0);
+});
 function cycle() {
-  if (!paused) {
-    fs.renameSync(folder, aside); fs.symlinkSync(outside, folder);
-    wait(spins % 3);
-    fs.unlinkSync(folder); fs.renameSync(aside, folder);
-    wait((spins += 1) % 4);
-  }
+  if (paused) { running = false; return; }
+  fs.renameSync(folder, aside); fs.symlinkSync(outside, folder);
+  hold(spins % 3);
+  fs.unlinkSync(folder); fs.renameSync(aside, folder);
+  hold((spins += 1) % 4);
   setImmediate(cycle);
 }
-cycle();
 `;
 
 function snapshot(dir: string): Record<string, string> {

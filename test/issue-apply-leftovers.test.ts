@@ -23,8 +23,10 @@ const temps = (dir: string): string[] => readdirSync(dir).filter((n) => /^\..+\.
 async function killedAt(root: string, id: string, hash: string, point: string): Promise<void> {
   const marker = path.join(tempDir('docforge-fault-'), 'marker');
   const doomed = await useServer(root, { canonicalApplier: 'reviewer', env: { DOCFORGE_TEST_FAULT_POINT: point, DOCFORGE_TEST_FAULT_MARKER: marker } });
-  const pending = doomed.call('docforge_apply_changeset', { changeset_id: id, changeset_sha256: hash }).catch(() => null);
-  for (let i = 0; i < 1200 && !existsSync(marker); i += 1) await sleep(50);
+  let settled = false;
+  const pending = doomed.call('docforge_apply_changeset', { changeset_id: id, changeset_sha256: hash }).catch(() => null).finally(() => { settled = true; });
+  // Until the apply reaches the point (it then waits to be killed) or its call ends without reaching it (no time bound of its own).
+  while (!existsSync(marker) && !settled) await sleep(50);
   assert.ok(existsSync(marker), `the apply reached ${point}`);
   // The server's pid, and for a kill point in the confined-directory child, the child's too.
   for (const pid of readFileSync(marker, 'utf8').trim().split(' ').map(Number)) process.kill(pid, 'SIGKILL');

@@ -36,8 +36,10 @@ test('a path of legitimate depth applies; a kill mid-apply is recovered and leav
   const before = treeHashes(root);
   const marker = path.join(tempDir('docforge-fault-'), 'marker');
   const doomed = await useServer(root, { canonicalApplier: 'reviewer', env: { DOCFORGE_TEST_FAULT_POINT: 'apply_kill_temp_written', DOCFORGE_TEST_FAULT_MARKER: marker } });
-  const pending = doomed.call('docforge_apply_changeset', { changeset_id: reg.result!.changeset_id, changeset_sha256: reg.result!.changeset_sha256 }).catch(() => null);
-  for (let i = 0; i < 1200 && !existsSync(marker); i += 1) await sleep(50);
+  let settled = false;
+  const pending = doomed.call('docforge_apply_changeset', { changeset_id: reg.result!.changeset_id, changeset_sha256: reg.result!.changeset_sha256 }).catch(() => null).finally(() => { settled = true; });
+  // Until the apply reaches the point (it then waits to be killed) or its call ends without reaching it (no time bound of its own).
+  while (!existsSync(marker) && !settled) await sleep(50);
   assert.ok(existsSync(marker), 'the apply reached the kill point');
   for (const pid of readFileSync(marker, 'utf8').trim().split(' ').map(Number)) process.kill(pid, 'SIGKILL');
   await pending;

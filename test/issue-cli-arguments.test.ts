@@ -43,7 +43,7 @@ describe('CLI arguments follow the MCP input schemas', async () => {
 });
 
 describe('options that take one value, and log levels (command lines of docforge and docforge-mcp)', () => {
-  const mcp = (args: string[], env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [MCP_ENTRY, ...args], { encoding: 'utf8', input: '', env: { ...process.env, ...env }, timeout: 30_000 });
+  const mcp = (args: string[], env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [MCP_ENTRY, ...args], { encoding: 'utf8', input: '', env: { ...process.env, ...env }, timeout: 120_000 });
 
   test('a repeated option is a usage error (exit 2) naming it, never "the last one wins", and nothing is built', () => {
     const root = exampleProjectCopy({ state: false });

@@ -90,7 +90,7 @@ test('docforge-mcp: a malformed --proposal-writer or --canonical-applier is a us
   const root = sharedExampleProject();
   for (const option of ['--proposal-writer', '--canonical-applier']) {
     for (const id of BAD_IDS) {
-      const run = spawnSync(process.execPath, [MCP_ENTRY, '--project-root', root, `${option}=${id}`], { encoding: 'utf8', input: '', timeout: 30_000 });
+      const run = spawnSync(process.execPath, [MCP_ENTRY, '--project-root', root, `${option}=${id}`], { encoding: 'utf8', input: '', timeout: 120_000 });
       assert.equal(run.status, 2, `${option} ${JSON.stringify(id)}: ${run.stderr}`);
       assert.match(run.stderr, new RegExp(`${option} .* is not a valid id`), run.stderr);
       assert.match(run.stderr, /Usage: docforge-mcp/);
@@ -98,7 +98,7 @@ test('docforge-mcp: a malformed --proposal-writer or --canonical-applier is a us
     }
   }
   // The grammar's edges are accepted: 256 characters, dots, underscores and dashes.
-  const ok = spawnSync(process.execPath, [MCP_ENTRY, '--project-root', root, '--proposal-writer', `a.b_c-${'x'.repeat(250)}`, '--log-level', 'error'], { encoding: 'utf8', input: '', timeout: 30_000 });
+  const ok = spawnSync(process.execPath, [MCP_ENTRY, '--project-root', root, '--proposal-writer', `a.b_c-${'x'.repeat(250)}`, '--log-level', 'error'], { encoding: 'utf8', input: '', timeout: 120_000 });
   assert.equal(ok.status, 0, ok.stderr);
 });
 
@@ -107,7 +107,7 @@ test('docforge changeset: a malformed --writer or --canonical-applier is a usage
   const before = treeHashes(root);
   for (const [sub, option] of [['abandon', '--writer'], ['apply', '--canonical-applier']] as const) {
     const extra = sub === 'apply' ? ['--sha256', '0'.repeat(64)] : [];
-    const run = spawnSync(process.execPath, [CLI_ENTRY, 'changeset', sub, 'cs-x', '-C', root, `${option}=bad id!`, ...extra], { encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(process.execPath, [CLI_ENTRY, 'changeset', sub, 'cs-x', '-C', root, `${option}=bad id!`, ...extra], { encoding: 'utf8', timeout: 120_000 });
     assert.equal(run.status, 2, `${sub}: ${run.stderr}`);
     assert.match(run.stderr, new RegExp(`${option} "bad id!" is not a valid id`));
   }

@@ -10,7 +10,7 @@ import { createProjectServer, createReadOnlyServer, implementedTools, type Proje
 import { computeCapabilities, computeEffectivePolicy, NO_AST_INSTRUCTIONS, PROPOSAL_TOOLS, READ_TOOLS, type PolicyOptions } from '@docforge/policy';
 import { loadToolSchemas } from '@docforge/protocol';
 import { tempDir } from './helpers/projects.js';
-import { expectError, useServer, type Envelope } from './helpers/server.js';
+import { expectError, REQUEST_TIMEOUT_MS, useServer, type Envelope } from './helpers/server.js';
 
 const CALC = [
   'export function total(items: number[]): number {',
@@ -157,7 +157,7 @@ describe('the programmatic factories take noAst (in-process, InMemoryTransport)'
   }
 
   async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Envelope> {
-    return (await client.callTool({ name, arguments: args })).structuredContent as Envelope;
+    return (await client.callTool({ name, arguments: args }, undefined, { timeout: REQUEST_TIMEOUT_MS })).structuredContent as Envelope;
   }
 
   for (const [name, factory, mode, factoryName] of [

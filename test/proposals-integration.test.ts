@@ -8,7 +8,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { pino } from 'pino';
 import { createProjectServer, createProjectService, createReadOnlyServer, type ProjectServer } from '@docforge/mcp-server';
 import { exampleProjectCopy, tempDir } from './helpers/projects.js';
-import { expectError, useServer, type Envelope } from './helpers/server.js';
+import { expectError, REQUEST_TIMEOUT_MS, useServer, type Envelope } from './helpers/server.js';
 
 const logger = pino({ level: 'silent' });
 type Call = (name: string, args?: Record<string, unknown>) => Promise<Envelope>;
@@ -21,7 +21,7 @@ async function connect(project: ProjectServer): Promise<{ call: Call; names: str
   const names = (await client.listTools()).tools.map((t) => t.name);
   return {
     names,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })).structuredContent as Envelope,
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args }, undefined, { timeout: REQUEST_TIMEOUT_MS })).structuredContent as Envelope,
     close: async () => { await client.close(); await project.close(); },
   };
 }

@@ -20,7 +20,9 @@ if (dir && isMainThread) {
   const argv = process.argv.slice();
   // A test file's process (not the `node --test` runner) names itself for its descendants.
   const testFile = argv.find((a) => a.endsWith('.test.js'));
-  if (!process.execArgv.includes('--test') && testFile) process.env.TEST_CPU_FILE = testFile;
+  // ops/test-files.mjs (the runner of ops/run-tests.mjs) names every file: it is a runner, not a test file.
+  const runner = process.execArgv.includes('--test') || argv.some((a) => a.endsWith('test-files.mjs'));
+  if (!runner && testFile) process.env.TEST_CPU_FILE = testFile;
   const hookEnv = Object.fromEntries(['TEST_CPU_DIR', 'TEST_CPU_FILE', 'NODE_OPTIONS'].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
   const childProcess = require('node:child_process');
   const spawn = childProcess.spawn;

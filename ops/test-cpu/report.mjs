@@ -18,7 +18,7 @@ const cpu = (r) => (r.user + r.sys) / 1e6;
 
 function kind(r) {
   const args = r.argv.slice(1).join(' ');
-  if (r.execArgv.includes('--test')) return 'test-runner';
+  if (r.execArgv.includes('--test') || r.argv.some((a) => a.endsWith('test-files.mjs'))) return 'test-runner';
   if (r.argv.some((a) => a.endsWith('.test.js'))) return 'test-file';
   if (/docforge-mcp|mcp-server\/dist/.test(args)) return 'docforge-mcp';
   if (/bin\/docforge\.js|apps\/cli\/dist\/src\/main|cli\.cjs/.test(args)) return 'cli';

@@ -74,6 +74,15 @@ class SharedLazyValidator implements jsonSchemaValidator {
 
 const outputValidator = new SharedLazyValidator();
 
+/**
+ * The request timeout of the harness's calls (initialize, tools/list, tools/call), in ms. The SDK's
+ * default is 60 s, which a first call that builds a large project outlasted on a loaded 2-core
+ * machine ("MCP error -32001: Request timed out" after 60.2 s: the dense generated project of
+ * test/context.test.ts, issue 29 item 7). A hang guard, not a timing assertion.
+ */
+export const REQUEST_TIMEOUT_MS = 600_000;
+const requestOptions = { timeout: REQUEST_TIMEOUT_MS };
+
 /** Process options of the spawned server. */
 export interface ServerOptions {
   /** `--capability-mode`. */
@@ -142,9 +151,9 @@ export async function useServer(root: string, options: ServerOptions = {}): Prom
     await client.close();
   };
   after(close);
-  await client.connect(transport);
-  await client.listTools();
-  const raw = async (tool: ToolName, args: Record<string, unknown> = {}): Promise<RawResult> => (await client.callTool({ name: tool, arguments: args })) as RawResult;
+  await client.connect(transport, requestOptions);
+  await client.listTools(undefined, requestOptions);
+  const raw = async (tool: ToolName, args: Record<string, unknown> = {}): Promise<RawResult> => (await client.callTool({ name: tool, arguments: args }, undefined, requestOptions)) as RawResult;
   return {
     client,
     raw,
