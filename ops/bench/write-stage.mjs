@@ -3,12 +3,9 @@
 // review hashes) and writes it again from scratch through libs/store's `writeIndexFile`, printing
 // wall and process CPU (user + system) per run with the load average. Lets a write-stage tactic
 // (pragmas, index order, FTS5 options) be compared in alternating runs without a whole build.
-// With --overlapped, writes through `writeIndexFileOverlapped` (node_fts built in a side thread,
-// store fts-side.ts) and also prints the writer thread's own CPU (the critical path) and the side
-// report (wait for the thread, copy of its index).
 // Prints; never asserts. Run after `npm run -s build`.
-// Usage: node ops/bench/write-stage.mjs INDEX.sqlite [--runs 2] [--overlapped] [--store PATH/TO/store/dist/src/index.js]
-import { readFileSync, rmSync } from 'node:fs';
+// Usage: node ops/bench/write-stage.mjs INDEX.sqlite [--runs 2] [--store PATH/TO/store/dist/src/index.js]
+import { rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,10 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string', default: '2' }, store: { type: 'string' }, overlapped: { type: 'boolean', default: false } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string', default: '2' }, store: { type: 'string' } } });
 if (positionals.length !== 1) throw new Error('usage: write-stage.mjs INDEX.sqlite [--runs N] [--store FILE]');
 const Database = createRequire(path.join(here, '../../libs/store/package.json'))('better-sqlite3');
-const { writeIndexFile, writeIndexFileOverlapped } = await import(values.store ? path.resolve(values.store) : '@docforge/store');
+const { writeIndexFile } = await import(values.store ? path.resolve(values.store) : '@docforge/store');
 const db = new Database(positionals[0], { readonly: true });
 const nodes = db.prepare('SELECT id, kind, title, family, authority, status, tags, summary, body, source_path, start_line, end_line, anchors, language, capabilities, origin, content_hash FROM nodes ORDER BY rowid').all()
   .map((r) => ({ ...r, tags: JSON.parse(r.tags), anchors: JSON.parse(r.anchors), capabilities: JSON.parse(r.capabilities) }));
@@ -29,22 +26,14 @@ const edges = db.prepare('SELECT source_id, relation, target_id, source_path, li
   .sort((a, b) => (a.source_path < b.source_path ? -1 : a.source_path > b.source_path ? 1 : a.line - b.line));
 db.close();
 const rows = { nodes, edges, review: (n) => review.get(n.id), sources: [], logic: [], issues: [], unresolved: [], meta: {} };
-/** CPU ms (user + system) of this process's main thread (Linux /proc). */
-function threadCpuMs() {
-  const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 const file = path.join(tmpdir(), `docforge-write-stage-${process.pid}.sqlite`);
 console.log(`${nodes.length} nodes, ${edges.length} edges`);
 for (let i = 0; i < Number(values.runs); i += 1) {
   rmSync(file, { force: true });
   const cpu = process.cpuUsage();
-  const own = threadCpuMs();
   const t = performance.now();
-  const side = values.overlapped ? (await writeIndexFileOverlapped(file, rows, () => undefined)).side : null;
-  if (!values.overlapped) writeIndexFile(file, rows, () => undefined);
+  writeIndexFile(file, rows, () => undefined);
   const used = process.cpuUsage(cpu);
-  const report = side === null ? '' : `, side ${side.fts} (waited ${side.wait_ms.toFixed(0)} ms, copy ${side.adopt_ms.toFixed(0)} ms)`;
-  console.log(`write: wall ${(performance.now() - t).toFixed(0)} ms, CPU ${((used.user + used.system) / 1000).toFixed(0)} ms (system ${(used.system / 1000).toFixed(0)}; writer thread ${threadCpuMs() - own} ms)${report}, load ${loadavg()[0].toFixed(1)}`);
+  console.log(`write: wall ${(performance.now() - t).toFixed(0)} ms, CPU ${((used.user + used.system) / 1000).toFixed(0)} ms (system ${(used.system / 1000).toFixed(0)}), load ${loadavg()[0].toFixed(1)}`);
 }
 rmSync(file, { force: true });

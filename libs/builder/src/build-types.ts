@@ -113,12 +113,6 @@ export interface BuildStats {
   copy_ms?: number;
   publish_ms: number;
   total_ms: number;
-  /**
-   * Full writes of a large graph (store fts-side.ts, issue 35): node_fts built by the side thread
-   * and `adopted`, or `rebuilt` by the writer after the thread failed; the ms the writer waited for
-   * the thread after its own rows, and the ms of copying the thread's index in (both part of `write_ms`).
-   */
-  fts_side?: { fts: 'adopted' | 'rebuilt'; wait_ms: number; adopt_ms: number };
 }
 
 /**

@@ -176,7 +176,6 @@ async function writeFull(
     graph = { ...rehydrated, ...extendGraph(rehydrated, linked.capabilities, resolved.adapterOutput) };
   }
   ctx.own(file);
-  const { parses, side } = await writeFullIndex(file, { ...graph, unresolvedCalls: linked.unresolvedCalls }, current, resolved.issues, meta, ctx.progress);
-  if (side !== null) ctx.stats.fts_side = { fts: side.fts, wait_ms: side.wait_ms, adopt_ms: side.adopt_ms };
+  const parses = writeFullIndex(file, { ...graph, unresolvedCalls: linked.unresolvedCalls }, current, resolved.issues, meta, ctx.progress);
   return { file, parses, graph };
 }

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { edgeIdentityKey, parseEdgeIdentityKey, type GraphEdge, type GraphNode, type NodeCodeText, type SourceIssue } from '@docforge/core';
 import {
-  applyIndexDelta, writeIndexFileOverlapped,
-  type CodeTextOf, type EdgeIdentity, type SideFtsReport, type ReviewHashOf, type LogicRowsWrite, type ParseRow, type SourceRowWrite, type SourceWriteResult,
+  applyIndexDelta, writeIndexFile,
+  type CodeTextOf, type EdgeIdentity, type ReviewHashOf, type LogicRowsWrite, type ParseRow, type SourceRowWrite, type SourceWriteResult,
 } from '@docforge/store';
 import { sourceKey, type CachedSource, type PersistedParse, type WrittenState } from './build-types.js';
 import { linkDataJson } from './lazy-link-data.js';
@@ -93,27 +93,26 @@ function parseRows(sources: readonly CachedSource[], lost: SourceWriteResult): P
 }
 
 /**
- * Writes a complete index file from scratch at `file` (a new temp file); the nodes' full-text index
- * is built beside the write in a thread for a large graph (store fts-side.ts), else rebuilt at the
- * end. `progress` receives `('write', done, total)` every 2,000 nodes.
- * @returns every source's parse, for the parse cache, and how the side thread built node_fts (null: rebuilt, a small graph)
+ * Writes a complete index file from scratch at `file` (a new temp file), with the nodes' full-text
+ * rows rebuilt at the end. `progress` receives `('write', done, total)` every 2,000 nodes.
+ * @returns every source's parse, for the parse cache
  * @throws SQLite errors (the caller removes the file)
  */
-export async function writeFullIndex(
+export function writeFullIndex(
   file: string,
   graph: WrittenGraph,
   current: Map<string, CachedSource>,
   issues: readonly SourceIssue[],
   meta: Record<string, string>,
   progress: (stage: string, done: number, total: number) => void,
-): Promise<{ parses: ParseRow[]; side: SideFtsReport | null }> {
+): ParseRow[] {
   const sources = [...current.values()];
-  const { lost, side } = await writeIndexFileOverlapped(file, {
+  const lost = writeIndexFile(file, {
     nodes: graph.nodes, code: codeTextOf(sources), review: reviewHashOf(sources), edges: graph.edges, sources: sources.map(sourceRow),
     logic: sources.filter((s) => s.logic_steps.length > 0).map(logicRows),
     issues, unresolved: unresolvedRows(graph.unresolvedCalls, graph.nodes), meta,
   }, progress);
-  return { parses: parseRows(sources, lost), side };
+  return parseRows(sources, lost);
 }
 
 /** New and changed edges to write, and the identities of edges gone from the graph. */

@@ -10,7 +10,6 @@ import { sqliteDatabase } from './sqlite.js';
 import { indexedText } from './segment.js';
 import { codeIndexWords, nodeTerms } from './terms.js';
 import { packCodeLines } from './code-lines.js';
-import { adoptSideFts, SideFtsBuild, type SideFtsRow } from './fts-side.js';
 import type { CodeTextOf, FullIndexRows, ReviewHashOf, LogicRowsWrite, SourceRowWrite, SourceWriteResult, UnresolvedCallRow } from './write-rows.js';
 
 /** A read-write connection to an index file being written. */
@@ -61,11 +60,9 @@ export function insertEdge(st: InsertStatements, e: GraphEdge): void {
 /**
  * Inserts a node row, with its code text row when `codeOf` gives one (issue 31 item 1); its
  * full-text rows (node_fts, code_fts) are added here when `withFts` (deltas), else by 'rebuild'
- * (full builds), node_fts's by the side build `side` when one is given (fts-side.ts).
+ * (full builds).
  */
-export function insertNode(
-  st: InsertStatements, node: GraphNode, withFts: boolean, codeOf: CodeTextOf | undefined, reviewOf?: ReviewHashOf, side?: SideFtsBuild,
-): void {
+export function insertNode(st: InsertStatements, node: GraphNode, withFts: boolean, codeOf: CodeTextOf | undefined, reviewOf?: ReviewHashOf): void {
   const tags = JSON.stringify(node.tags);
   const headings = node.anchors.map((a) => a.title).join('\n');
   const terms = nodeTerms(node.id, node.title);
@@ -75,11 +72,8 @@ export function insertNode(
     terms, node.language, JSON.stringify(node.capabilities), node.origin, node.content_hash,
   );
   // The full-text columns in FTS column order; a row of segmented text only when one differs.
-  const own = [node.id, node.title, headings, node.summary, node.body, tags, terms] as const;
-  const indexed = own.map(indexedText);
+  const indexed = [node.id, node.title, headings, node.summary, node.body, tags, terms].map(indexedText);
   if (indexed.some((t) => t !== null)) st.segmented.run(info.lastInsertRowid, ...indexed);
-  // The side full-text build gets the row the view node_fts_text gives (fts-side.ts).
-  if (side !== undefined) side.add([Number(info.lastInsertRowid), ...own.map((text, i) => indexed[i] ?? text)] as SideFtsRow);
   const code = codeOf?.(node);
   if (code !== undefined) {
     const words = codeIndexWords(code.words);
@@ -149,11 +143,7 @@ export function writeLogic(db: WriteDb, logic: readonly LogicRowsWrite[]): void 
   }
 }
 
-/**
- * Writes every table of a new file in one transaction. With `side`, node_fts's rows go to the side
- * build as the nodes are inserted and no node_fts rebuild runs here (the caller adopts or rebuilds).
- */
-function writeFull(db: WriteDb, rows: FullIndexRows, progress: (stage: string, done: number, total: number) => void, side?: SideFtsBuild): SourceWriteResult {
+function writeFull(db: WriteDb, rows: FullIndexRows, progress: (stage: string, done: number, total: number) => void): SourceWriteResult {
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.pragma('page_size = 8192');
@@ -164,7 +154,7 @@ function writeFull(db: WriteDb, rows: FullIndexRows, progress: (stage: string, d
   db.transaction(() => {
     let n = 0;
     for (const node of rows.nodes) {
-      insertNode(st, node, false, rows.code, rows.review, side);
+      insertNode(st, node, false, rows.code, rows.review);
       n += 1;
       if (n % 2000 === 0) progress('write', n, rows.nodes.length);
     }
@@ -174,9 +164,10 @@ function writeFull(db: WriteDb, rows: FullIndexRows, progress: (stage: string, d
     writeIssues(db, rows.issues);
     writeUnresolved(db, rows.unresolved);
     writeMeta(db, rows.meta);
-    if (side === undefined) db.exec("INSERT INTO node_fts (node_fts) VALUES ('rebuild')");
+    db.exec("INSERT INTO node_fts (node_fts) VALUES ('rebuild')");
     db.exec("INSERT INTO code_fts (code_fts) VALUES ('rebuild')");
   })();
+  db.pragma('journal_mode = DELETE');
   return result;
 }
 
@@ -189,61 +180,8 @@ function writeFull(db: WriteDb, rows: FullIndexRows, progress: (stage: string, d
 export function writeIndexFile(file: string, rows: FullIndexRows, progress: (stage: string, done: number, total: number) => void): SourceWriteResult {
   const db = new (sqliteDatabase())(file);
   try {
-    const result = writeFull(db, rows, progress);
-    db.pragma('journal_mode = DELETE');
-    return result;
+    return writeFull(db, rows, progress);
   } finally {
     db.close();
-  }
-}
-
-/**
- * Nodes from which {@link writeIndexFileOverlapped} builds node_fts in a side thread: below, the
- * thread's start and the copy of its index cost more than the overlap saves.
- */
-export const SIDE_FTS_MIN_NODES = 10_000;
-
-/** How a full write of {@link writeIndexFileOverlapped} built node_fts in a side thread. */
-export interface SideFtsReport {
-  /** `adopted`: the side thread's index was copied in; `rebuilt`: the thread failed (`failure`) and the writer rebuilt. */
-  fts: 'adopted' | 'rebuilt';
-  /** Milliseconds the writer waited for the thread after committing its own rows (0: the thread was done first). */
-  wait_ms: number;
-  /** Milliseconds of copying the side index into the file. */
-  adopt_ms: number;
-  failure: string | null;
-}
-
-/**
- * {@link writeIndexFile}, with node_fts built in a side thread while the rows are written
- * (fts-side.ts, issue 35) once `rows.nodes` has `minNodes` nodes or more (default
- * {@link SIDE_FTS_MIN_NODES}); the same index as a rebuild. When the thread fails, node_fts is
- * rebuilt here instead. The side file `<file>.fts-side` is removed before this settles.
- * @returns as {@link writeIndexFile}, and how node_fts was built (null: rebuilt, below the threshold)
- * @throws SQLite errors (the caller removes the file)
- */
-export async function writeIndexFileOverlapped(
-  file: string, rows: FullIndexRows, progress: (stage: string, done: number, total: number) => void, minNodes = SIDE_FTS_MIN_NODES,
-): Promise<{ lost: SourceWriteResult; side: SideFtsReport | null }> {
-  if (rows.nodes.length < minNodes) return { lost: writeIndexFile(file, rows, progress), side: null };
-  const side = new SideFtsBuild(`${file}.fts-side`);
-  try {
-    const db = new (sqliteDatabase())(file);
-    try {
-      const lost = writeFull(db, rows, progress, side);
-      let t = performance.now();
-      const failure = await side.finish();
-      const waited = performance.now() - t;
-      t = performance.now();
-      if (failure === null) adoptSideFts(db, side.file);
-      else db.exec("INSERT INTO node_fts (node_fts) VALUES ('rebuild')");
-      const report: SideFtsReport = { fts: failure === null ? 'adopted' : 'rebuilt', wait_ms: waited, adopt_ms: performance.now() - t, failure };
-      db.pragma('journal_mode = DELETE');
-      return { lost, side: report };
-    } finally {
-      db.close();
-    }
-  } finally {
-    await side.dispose();
   }
 }

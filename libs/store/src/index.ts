@@ -7,7 +7,7 @@ export { ftsExpression } from './fts-match.js';
 export { applyIndexDelta } from './index-delta.js';
 export type { EdgeRowRead, IndexRowsVisitor, SourceRowRead } from './index-rows-read.js';
 export { readIndexRows } from './index-rows-read.js';
-export { SIDE_FTS_MIN_NODES, writeIndexFile, writeIndexFileOverlapped, type SideFtsReport } from './index-writer.js';
+export { writeIndexFile } from './index-writer.js';
 export type { StoredLinkCache } from './link-cache-store.js';
 export { clearLinkCaches, readLinkCaches, writeLinkCaches } from './link-cache-store.js';
 export type { LinkDataFetch, ParseCacheStamp, ParseRow } from './parse-cache.js';

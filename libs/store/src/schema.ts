@@ -27,17 +27,6 @@ export const INDEX_SCHEMA_VERSION = 11;
  */
 const FTS_TOKENIZER = `porter unicode61 remove_diacritics 2 tokenchars '${unspacedScriptMarks()}' separators '${WORD_MARK}'`;
 
-/**
- * The nodes' full-text index: an external-content FTS5 table over the view `node_fts_text`. Also
- * created alone in the side file a full write builds this index in (fts-side.ts): the same
- * statement, so the same tokenizer and columns, and shadow tables of the same layout.
- */
-export const NODE_FTS_DDL = `CREATE VIRTUAL TABLE node_fts USING fts5(
-  id, title, headings, summary, body, tags, terms,
-  content = 'node_fts_text', content_rowid = 'node_rowid',
-  tokenize = "${FTS_TOKENIZER}"
-);`;
-
 /** DDL for a new index file; executed once per full build. */
 export const INDEX_DDL = `
 PRAGMA journal_mode = DELETE;
@@ -85,7 +74,11 @@ CREATE VIEW node_fts_text AS
     coalesce(s.headings, n.headings) AS headings, coalesce(s.summary, n.summary) AS summary,
     coalesce(s.body, n.body) AS body, coalesce(s.tags, n.tags) AS tags, coalesce(s.terms, n.terms) AS terms
   FROM nodes n LEFT JOIN node_segmented s ON s.rowid = n.rowid;
-${NODE_FTS_DDL}
+CREATE VIRTUAL TABLE node_fts USING fts5(
+  id, title, headings, summary, body, tags, terms,
+  content = 'node_fts_text', content_rowid = 'node_rowid',
+  tokenize = "${FTS_TOKENIZER}"
+);
 -- The code text's own full-text index (rowid = the node's): its own table, so its words never
 -- lengthen a node's row in node_fts, whose bm25 normalises by the length of the whole row (a body
 -- would otherwise make a function rank below a like-named declaration without one).
