@@ -30,7 +30,7 @@ describe('context that answers, on the example project', async () => {
 
   test('the task focus is the search ranking\'s first hits', async () => {
     const task = 'where is the refundable amount of a payment computed';
-    const search = await s.call('docforge_search', { query: task, limit: 3 });
+    const search = await s.call('docforge_search', { query: task, limit: 4 });
     const context = await s.call('docforge_get_task_context', { task_kind: 'implementation', task });
     const focus = (context.result!.items as Json[]).filter((i) => i.role === 'focus').map((i) => i.id);
     assert.deepEqual(focus, search.result!.items.map((i: Json) => i.id));

@@ -19,7 +19,7 @@ export { pageStream } from './stream-page.js';
 export type { ContextPageResult, ContextArgs, ContextPageOptions } from './context.js';
 export { contextPage, DEFAULT_CONTEXT_BUDGET } from './context.js';
 export type { TaskKind, TaskContextCeilings, TaskKindPreference, TaskContextRequest, TaskPlan } from './task-plan.js';
-export { deriveTaskPlan, taskTerms, splitTaskTerms, TASK_KINDS, TASK_KIND_PREFERENCES, TASK_CONTEXT_CEILINGS, UNPROVABLE_FACTS, DEFAULT_TASK_BUDGET, MAX_LEXICAL_FOCUS, LEXICAL_CANDIDATE_WINDOW, MAX_ID_MENTION_CHUNKS, MAX_QUERY_TERMS, MAX_RELATIONSHIP_REASONS, TASK_MAX_DEPTH } from './task-plan.js';
+export { deriveTaskPlan, taskTerms, splitTaskTerms, TASK_KINDS, TASK_KIND_PREFERENCES, TASK_CONTEXT_CEILINGS, UNPROVABLE_FACTS, DEFAULT_TASK_BUDGET, MAX_LEXICAL_FOCUS, EXPANDED_FOCUS, CLOSE_FOCUS_RATIO, LEXICAL_CANDIDATE_WINDOW, MAX_ID_MENTION_CHUNKS, MAX_QUERY_TERMS, MAX_RELATIONSHIP_REASONS, TASK_MAX_DEPTH } from './task-plan.js';
 export type { RelationVocabulary } from './task-vocabulary.js';
 export { relationVocabulary, RELATION_CATEGORIES } from './task-vocabulary.js';
 export type { PathHop, RelationshipReason } from './task-traversal.js';

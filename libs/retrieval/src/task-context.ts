@@ -37,6 +37,12 @@
  * last search-ranked slot to the best documentation hit among those. Wiring that the budget cannot
  * hold is a hash-identified `token_limit` omission like any other candidate.
  *
+ * A lexical focus is the first three search hits ({@link EXPANDED_FOCUS}), whose neighbourhood the
+ * traversal and the affected walk read, then up to two more hits that score at least
+ * {@link CLOSE_FOCUS_RATIO} of the third: those are evidence at depth 0 only (issue 31), so their
+ * module siblings never join the page. The plan states both (`max_focus_nodes`, and the focus
+ * step's `expanded_focus_nodes` and `close_score_ratio`).
+ *
  * Unprovable provenance facts ({@link UNPROVABLE_FACTS}) that an evidence item may carry:
  * - `relation_declared_outside_node_source`: the edge that reached the item was declared in a file
  *   other than the item's own source, so the item's own source does not assert the relationship;
@@ -61,7 +67,7 @@ import type { IndexReader } from '@docforge/store';
 import type { CursorBinding } from './cursor.js';
 import { estimateTokens, itemSha256, packStream, type OmissionCause, type PackCandidate, type StreamItem } from './packing.js';
 import { itemCharBudget, pageFromCursor, placeholderReceipt, type PageBinding, type PageReceipt } from './stream-page.js';
-import { deriveTaskPlan, LEXICAL_CANDIDATE_WINDOW, type TaskContextCeilings, type TaskContextRequest, type TaskKind, type TaskPlan } from './task-plan.js';
+import { deriveTaskPlan, LEXICAL_CANDIDATE_WINDOW, type CLOSE_FOCUS_RATIO, type EXPANDED_FOCUS, type TaskContextCeilings, type TaskContextRequest, type TaskKind, type TaskPlan } from './task-plan.js';
 import { relationVocabulary, RELATION_CATEGORIES, type RelationVocabulary } from './task-vocabulary.js';
 import { effectiveCeilings, runPlan, type Traversal, type Visit } from './task-traversal.js';
 import { affectedStep } from './task-affected.js';
@@ -214,7 +220,8 @@ export function taskContextPage(reader: IndexReader, request: TaskContextRequest
  * entries to `run`.
  */
 function withAffected(reader: IndexReader, run: Traversal, ceilings: TaskContextCeilings, relations: readonly string[]): Visit[] {
-  const step = affectedStep(reader, run.focus, [...run.focus, ...run.related], run.examined, ceilings, relations);
+  // Close focus nodes after the expanded ones are evidence only: the walk starts from the expanded ones.
+  const step = affectedStep(reader, run.focus.slice(0, run.expanded), [...run.focus, ...run.related], run.examined, ceilings, relations);
   run.examined += step.examined;
   run.workLimited ||= step.workLimited;
   run.droppedCandidates += step.dropped;

@@ -5,7 +5,7 @@
  */
 import type { IndexReader } from '@docforge/store';
 import { CANDIDATE_WINDOW, rankNodes } from './ranking.js';
-import { MAX_ID_MENTION_CHUNKS, TASK_MATCH_RANK, type LEXICAL_CANDIDATE_WINDOW } from './task-plan.js';
+import { MAX_ID_MENTION_CHUNKS, TASK_MATCH_RANK, type CLOSE_FOCUS_RATIO, type EXPANDED_FOCUS, type LEXICAL_CANDIDATE_WINDOW, type MAX_LEXICAL_FOCUS } from './task-plan.js';
 
 /** Node origins that are documentation (Markdown documents and TOML records), as opposed to code and adapter nodes. */
 const DOCUMENTATION_ORIGINS: ReadonlySet<string> = new Set(['document', 'markdown', 'record']);
@@ -19,8 +19,12 @@ const DOCUMENTATION_ORIGINS: ReadonlySet<string> = new Set(['document', 'markdow
  * documentation hit among the first {@link TASK_MATCH_RANK} search hits, when there is one: a
  * change needs the documents that govern the code as much as the code, and when no edge links
  * them the task's own words are the only proof.
+ * With `close` (issue 31), a full focus whose last node is a search hit takes up to `close.max`
+ * further search hits, in rank order, while each scores at least `close.ratio` of that last hit
+ * (a hit the document slot displaced comes first); they are returned after the first `max`, and
+ * the caller does not expand them ({@link EXPANDED_FOCUS}).
  */
-export function lexicalFocus(reader: IndexReader, task: string, max: number, window: number, documentSlot = false): { hits: FocusHit[]; windowed: boolean; relevance: Map<string, number> } {
+export function lexicalFocus(reader: IndexReader, task: string, max: number, window: number, documentSlot = false, close?: CloseFocus): { hits: FocusHit[]; windowed: boolean; relevance: Map<string, number> } {
   const hits: FocusHit[] = [];
   const seen = new Set<string>();
   for (const chunk of task.split(/\s+/).filter((c) => c !== '').slice(0, MAX_ID_MENTION_CHUNKS)) {
@@ -39,8 +43,31 @@ export function lexicalFocus(reader: IndexReader, task: string, max: number, win
     seen.add(candidate.row.id);
     hits.push({ id: candidate.row.id, score: candidate.score, basis: 'bm25' });
   }
+  const last = hits.length >= max ? hits[hits.length - 1] : undefined;
+  const reference = last?.basis === 'bm25' ? last.score : null;
   if (documentSlot) keepDocumentSlot(reader, hits, max, ranked.ranked.slice(0, TASK_MATCH_RANK));
+  if (close && reference !== null && reference > 0) addCloseHits(hits, ranked.ranked, reference, close);
   return { hits, windowed: ranked.windowed, relevance };
+}
+
+/** How many search hits after the expanded focus may join it, and how close to the last expanded hit's score (see {@link lexicalFocus}). */
+export interface CloseFocus {
+  /** Most close hits added (at most {@link MAX_LEXICAL_FOCUS} minus the expanded focus). */
+  max: number;
+  /** Least share of the reference score a close hit holds ({@link CLOSE_FOCUS_RATIO}). */
+  ratio: number;
+}
+
+/** Appends the search hits not yet in `hits`, in rank order, while they score at least `close.ratio * reference`. */
+function addCloseHits(hits: FocusHit[], ranked: readonly { row: { id: string }; score: number }[], reference: number, close: CloseFocus): void {
+  const chosen = new Set(hits.map((h) => h.id));
+  let added = 0;
+  for (const candidate of ranked) {
+    if (added >= close.max || candidate.score < close.ratio * reference) return;
+    if (chosen.has(candidate.row.id)) continue;
+    hits.push({ id: candidate.row.id, score: candidate.score, basis: 'bm25' });
+    added += 1;
+  }
 }
 
 function isDocumentation(reader: IndexReader, id: string): boolean {

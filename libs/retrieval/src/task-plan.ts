@@ -33,8 +33,25 @@ export const TASK_CONTEXT_CEILINGS: Readonly<TaskContextCeilings> = Object.freez
 
 /** Default token budget of `docforge_get_task_context`. */
 export const DEFAULT_TASK_BUDGET = 8000;
-/** Most focus nodes a lexical focus selects. */
-export const MAX_LEXICAL_FOCUS = 3;
+/**
+ * Most focus nodes a lexical focus selects (issue 31): the first {@link EXPANDED_FOCUS} ranked
+ * hits, whose neighbourhood is traversed, and up to two close hits after them
+ * ({@link CLOSE_FOCUS_RATIO}), which are evidence at depth 0 only.
+ */
+export const MAX_LEXICAL_FOCUS = 5;
+/**
+ * Focus nodes whose neighbourhood the traversal reads (the exact focus, or a lexical focus's
+ * first three). A close hit after them joins the focus without its neighbours, so a page does not
+ * grow with its siblings (issue 31 item 4).
+ */
+export const EXPANDED_FOCUS = 3;
+/**
+ * A search hit ranked after the {@link EXPANDED_FOCUS} first joins a lexical focus when its search
+ * score is at least this share of the third focus node's: the ranking does not separate it from
+ * the third hit (the scores near the top are flat, measured on the evaluation sets, issue 31), so
+ * cutting the focus between them is arbitrary; a clear gap keeps it out.
+ */
+export const CLOSE_FOCUS_RATIO = 0.9;
 /**
  * Most full-text candidates the lexical focus examines. Terms are probed for their document
  * frequency (capped at the window); the rarest terms whose frequencies add up to at most the window
@@ -83,8 +100,8 @@ export interface TaskKindPreference {
 
 /**
  * The search hits of the task text that count as "matched by the task" (issue 31 item 4): the
- * first five, the ones a reader takes as answers (the evaluation's recall@5). A lexical focus of
- * {@link MAX_LEXICAL_FOCUS} nodes takes the first three; the others may still enter as matched
+ * first five, the ones a reader takes as answers (the evaluation's recall@5). A lexical focus
+ * takes the first three and the close ones after them ({@link CLOSE_FOCUS_RATIO}); the others may still enter as matched
  * structure neighbours, and the lexical focus of a `wiringFirst` kind takes its documentation slot from them.
  */
 export const TASK_MATCH_RANK = 5;
@@ -176,10 +193,18 @@ export interface TaskPlan {
         /** Whitespace-separated chunks after the first MAX_ID_MENTION_CHUNKS: not checked as node ids. */
         unchecked_id_chunks: number;
         candidate_window: number;
+        /** Most focus nodes ({@link MAX_LEXICAL_FOCUS}): the expanded first ones and the close hits after them (see the focus step). */
         max_focus_nodes: number;
       };
   steps: (
-    | { op: 'focus'; mode: 'exact' | 'lexical' }
+    | {
+        op: 'focus';
+        mode: 'exact' | 'lexical';
+        /** Lexical only: the first focus nodes whose neighbourhood the traversal reads ({@link EXPANDED_FOCUS}); later focus nodes are depth-0 evidence. */
+        expanded_focus_nodes?: number;
+        /** Lexical only: a hit after them joins the focus when its score is at least this share of the last expanded one's ({@link CLOSE_FOCUS_RATIO}). */
+        close_score_ratio?: number;
+      }
     | {
         op: 'traverse';
         depth: number;
@@ -242,7 +267,7 @@ export function deriveTaskPlan(request: TaskContextRequest, vocabulary: Relation
       ? { mode: 'exact', node_id: request.focus_node_id! }
       : { mode: 'lexical', ranking: 'id_mention_then_search_ranking', common_term_ranking: 'search_ranking', query_sha256: domainHash('docforge.task_query.v1', terms), query_terms: terms.length, ...listedDroppedTerms(dropped), unchecked_id_chunks: Math.max(0, chunks - MAX_ID_MENTION_CHUNKS), candidate_window: Math.min(window, CANDIDATE_WINDOW), max_focus_nodes: MAX_LEXICAL_FOCUS },
     steps: [
-      { op: 'focus', mode: exact ? 'exact' : 'lexical' },
+      exact ? { op: 'focus', mode: 'exact' } : { op: 'focus', mode: 'lexical', expanded_focus_nodes: EXPANDED_FOCUS, close_score_ratio: CLOSE_FOCUS_RATIO },
       { op: 'traverse', depth: 1, directions: ['outgoing', 'incoming'], from: 'focus', categories: 'all', vocabulary_hash: vocabulary.vocabulary_hash, ...(kind === 'change' ? { affected_depth: TASK_AFFECTED_DEPTH } : {}) },
       { op: 'traverse', depth: 2, directions: ['outgoing', 'incoming'], from: 'primary_depth_1', categories: [...preference.primary], vocabulary_hash: vocabulary.vocabulary_hash },
       { op: 'hydrate', fields: 'metadata' },

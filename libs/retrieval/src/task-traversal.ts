@@ -16,6 +16,8 @@ export type { PathHop, RelationshipReason, Visit } from './task-visit.js';
 
 export interface Traversal {
   focus: Visit[];
+  /** How many of the first focus nodes were expanded (traversal and affected walk); the rest are depth-0 evidence (issue 31). */
+  expanded: number;
   related: Visit[];
   examined: number;
   workLimited: boolean;
@@ -41,6 +43,8 @@ export function compare(a: string | number, b: string | number): number {
 /** The focus of a plan and how the task's own words rank nodes. */
 interface FocusStep {
   focus: Visit[];
+  /** How many of the first focus nodes the traversal starts from; the rest are depth-0 evidence only (issue 31). */
+  expanded: number;
   lexicalEmpty: boolean;
   lexicalWindowed: boolean;
   /** Search score of the nodes the task's words match (ranks candidates of equal category), in search rank order. */
@@ -103,7 +107,7 @@ const reasonFor = (nodeId: string, e: EdgeRecord): RelationshipReason => ({
 
 /** Runs the plan's focus and traversal steps; reads at most `ceilings.max_examined_edges` (+1 probe row per query) edges. */
 export function runPlan(reader: IndexReader, plan: TaskPlan, task: string, ceilings: TaskContextCeilings): Traversal {
-  const { focus, lexicalEmpty, lexicalWindowed, relevance } = planFocus(reader, plan, task, ceilings);
+  const { focus, expanded, lexicalEmpty, lexicalWindowed, relevance } = planFocus(reader, plan, task, ceilings);
   const primary = plan.required_categories;
   const rules: RankRules = {
     primary,
@@ -114,7 +118,7 @@ export function runPlan(reader: IndexReader, plan: TaskPlan, task: string, ceili
   };
   const primaryRelations = primary.flatMap((c) => RELATION_ALIASES[c] ?? []);
   const state: TraversalState = { reader, ceilings, accepted: new Map<string, Visit>(focus.map((v) => [v.id, v])), usedEdges: new Set<string>(), related: [], examined: 0, workLimited: false, dropped: 0 };
-  let frontier = focus;
+  let frontier = focus.slice(0, expanded);
   for (let depth = 1; depth <= TASK_MAX_DEPTH && frontier.length > 0 && !state.workLimited; depth += 1) {
     const relations = depth === 1 ? null : primaryRelations;
     if (relations !== null && relations.length === 0) break;
@@ -125,7 +129,7 @@ export function runPlan(reader: IndexReader, plan: TaskPlan, task: string, ceili
     if (state.dropped > 0) break;
     frontier = next;
   }
-  return { focus, related: state.related, examined: state.examined, workLimited: state.workLimited, droppedCandidates: state.dropped, lexicalEmpty, lexicalWindowed };
+  return { focus, expanded, related: state.related, examined: state.examined, workLimited: state.workLimited, droppedCandidates: state.dropped, lexicalEmpty, lexicalWindowed };
 }
 
 /** The plan's focus: the exact node (which must exist), or the lexical focus's hits in rank order. */
@@ -135,14 +139,18 @@ function planFocus(reader: IndexReader, plan: TaskPlan, task: string, ceilings: 
     const id = plan.focus.node_id;
     if (!reader.hasNode(id)) throw missingNode(reader, id);
     focus.push({ id, depth: 0, path: [], focusRank: 1, score: null, basis: 'exact', reasons: [] });
-    return { focus, lexicalEmpty: false, lexicalWindowed: false, relevance: taskRelevance(reader, task, LEXICAL_CANDIDATE_WINDOW) };
+    return { focus, expanded: 1, lexicalEmpty: false, lexicalWindowed: false, relevance: taskRelevance(reader, task, LEXICAL_CANDIDATE_WINDOW) };
   }
   const documentSlot = TASK_KIND_PREFERENCES[plan.task_kind].wiringFirst;
-  const lexical = lexicalFocus(reader, task, Math.min(plan.focus.max_focus_nodes, ceilings.max_evidence_items), plan.focus.candidate_window, documentSlot);
+  const step = plan.steps.find((s) => s.op === 'focus');
+  const maxFocus = Math.min(plan.focus.max_focus_nodes, ceilings.max_evidence_items);
+  const expandedMax = Math.min(step?.op === 'focus' ? step.expanded_focus_nodes ?? maxFocus : maxFocus, maxFocus);
+  const close = step?.op === 'focus' && step.close_score_ratio !== undefined ? { max: maxFocus - expandedMax, ratio: step.close_score_ratio } : undefined;
+  const lexical = lexicalFocus(reader, task, expandedMax, plan.focus.candidate_window, documentSlot, close);
   for (const [index, hit] of lexical.hits.entries()) {
     focus.push({ id: hit.id, depth: 0, path: [], focusRank: index + 1, score: hit.score, basis: hit.basis, reasons: [] });
   }
-  return { focus, lexicalEmpty: focus.length === 0, lexicalWindowed: lexical.windowed, relevance: lexical.relevance };
+  return { focus, expanded: Math.min(expandedMax, focus.length), lexicalEmpty: focus.length === 0, lexicalWindowed: lexical.windowed, relevance: lexical.relevance };
 }
 
 /**
