@@ -11,6 +11,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CLI_ENTRY, REPO_ROOT } from './helpers/paths.js';
 import { removeDir, tempDir } from './helpers/projects.js';
+import { useServer, type Json } from './helpers/server.js';
 
 interface Hit { id: string; match: string; copies?: string[] }
 
@@ -99,5 +100,15 @@ describe('build copies of one source are one search hit', () => {
     assert.deepEqual([...hits[0]!.copies!].sort(), ['code:v4/classic/schemas.cjs#discriminatedUnion', 'code:v4/classic/schemas.d.cts#discriminatedUnion', 'code:v4/classic/schemas.d.ts#discriminatedUnion', 'code:v4/classic/schemas.js#discriminatedUnion']);
     const sources = hits.map((hit) => sourceOf(hit.id));
     assert.equal(new Set(sources).size, sources.length, JSON.stringify(hits.map((hit) => hit.id)));
+  });
+
+  test('docforge_search answers the same hit with its copies, and the answer passes the output schema', async () => {
+    const s = await useServer(zod);
+    const answer = await s.call('docforge_search', { query: 'discriminated union', limit: 5 });
+    assert.equal(answer.ok, true, JSON.stringify(answer.error));
+    const first = answer.result!.items[0] as Json;
+    assert.equal(first.id, 'code:src/v4/classic/schemas.ts#discriminatedUnion');
+    assert.equal((first.copies as string[]).length, 4);
+    await s.close();
   });
 });
