@@ -188,6 +188,8 @@ export async function runSearch(root: string, query: string, limit: number | str
         print(`    ${hit.source_path}:${hit.start_line}  ${hit.excerpt.replace(/\s+/g, ' ').slice(0, 120)}`);
         // The best matching section, as in the JSON (`section`): where to read on.
         if (hit.section) print(`    section ${hit.section.slug} (${hit.section.title}) at ${hit.source_path}:${hit.section.line}`);
+        // Build copies of the same source (`x.cjs`, `x.d.ts`, a bundle's copy), collapsed into this hit.
+        if (hit.copies) print(`    copies: ${hit.copies.join(', ')}${hit.copies_total !== undefined ? ` (${hit.copies_total} in all)` : ''}`);
       }
       if (result.dropped_terms.length > 0) print(`(not searched: ${result.dropped_terms.map((d) => `${d.term} [${d.reason}]`).join(', ')})`);
       if (result.items.length === 0) print('no matches');

@@ -6,6 +6,7 @@ import { existsSync, linkSync, lstatSync, opendirSync, readdirSync, realpathSync
 import { basename, join } from 'node:path';
 import { errors } from '@docforge/core';
 import { BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN } from '@docforge/project';
+import { generatedCopies } from './generated.js';
 
 export interface DescriptorTemplate {
   id: string;
@@ -374,6 +375,8 @@ function sanitizeId(name: string): string {
  * .java, .cs), or `.` when the root itself holds code files other than tool configuration (pino's `pino.js`), then also
  * excluding {@link ROOT_CODE_EXCLUDES}. A language whose marker file is at the top level (`go.mod`)
  * gets its build and vendor folders excluded (`**\/vendor/**`), and those present are listed in `left_out`.
+ * Generated copies under the code roots (CommonJS twins of ES modules, `cdn.js`/`*.min.js`
+ * bundles; generated.ts) are excluded too, each glob listed in `left_out` with its count.
  * @param options.id project id; by default derived from the directory name
  * @throws DocforgeError `invalid_arguments` when DIR does not exist or a docforge.toml already
  *   exists; `descriptor_invalid` when `options.id` is not a valid project id
@@ -399,9 +402,17 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   const content = contentChoice(root, top);
   const contentRoots = content.roots;
   const marks = markedLanguages(root, top);
-  const { roots: codeRoots, languages } = codeChoice(root, top, contentRoots, marks.skip);
+  const chosen = codeChoice(root, top, contentRoots, marks.skip);
+  const { languages } = chosen;
+  // A top-level dist/ beside other code folders is their build output (issue 30: generated copies).
+  const distOut: InitLeftOut[] = chosen.roots.length > 1 && chosen.roots.includes('dist')
+    ? [{ path: 'dist', reason: `build output beside the source folders ${chosen.roots.filter((dir) => dir !== 'dist').join(', ')}: not a code root (add "dist" to code_roots to index it)` }] : [];
+  const codeRoots = distOut.length > 0 ? chosen.roots.filter((dir) => dir !== 'dist') : chosen.roots;
   const base = codeRoots.includes('.') ? [...DEFAULT_EXCLUDES, ...ROOT_CODE_EXCLUDES] : [...DEFAULT_EXCLUDES];
-  const exclude = [...base, ...marks.excludes.filter((glob) => !base.includes(glob.replace(/^\*\*\//, '')) && !base.includes(glob))];
+  // Generated copies (CommonJS twins, cdn/min bundles) under what the roots and excludes leave read.
+  const rootExcluded = codeRoots.includes('.') ? new Set(ROOT_CODE_EXCLUDES.map((glob) => glob.replace(/\/\*\*$/, ''))) : new Set<string>();
+  const copies = generatedCopies(root, codeRoots, (rel, name) => skippedDir(name, marks.skip) || rootExcluded.has(rel));
+  const exclude = [...base, ...marks.excludes.filter((glob) => !base.includes(glob.replace(/^\*\*\//, '')) && !base.includes(glob)), ...copies.excludes];
 
   const code = BUILTIN_CODE_ADAPTERS.filter((language) => languages.has(language));
   // The file system root has no name of its own: the project's name must not be empty (the loader refuses it).
@@ -428,7 +439,7 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   } finally {
     try { unlinkSync(temp); } catch { /* already renamed */ }
   }
-  return { path: target, descriptor_text: text, content_roots: contentRoots, code_roots: codeRoots, markdown_files: content.markdownFiles, left_out: [...content.leftOut, ...marks.leftOut, ...rootExcludesLeftOut(root, codeRoots, marks.leftOut), ...unreadableLeftOut(top)] };
+  return { path: target, descriptor_text: text, content_roots: contentRoots, code_roots: codeRoots, markdown_files: content.markdownFiles, left_out: [...content.leftOut, ...marks.leftOut, ...rootExcludesLeftOut(root, codeRoots, marks.leftOut), ...distOut, ...copies.leftOut, ...unreadableLeftOut(top)] };
 }
 
 /** The top-level folders init could not read, each as left out with the error and what to do (nothing is skipped without a word). */

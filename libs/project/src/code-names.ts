@@ -18,6 +18,8 @@ export interface CodeNames {
   topLevel: Map<string, string[]>;
   /** Public API names and proven instance members (resolve-api.ts), only ids that are nodes. */
   api: Map<string, string[]>;
+  /** Public API keys by their last name (`option` → `commander.Command.option`, `<id>().option`), for `.option()` mentions. */
+  apiMembers: Map<string, string[]>;
   /** Receivers of qualified names (drift-mentions.ts), built on the first unresolved mention. */
   receivers?: ReceiverTable;
 }
@@ -35,7 +37,7 @@ function push(map: Map<string, string[]>, key: string, id: string): void {
  * base name without extension (`pino.js` gives `pino`).
  */
 export function codeNames(winners: ReadonlyMap<string, GraphNode>, sources: Iterable<{ edges: readonly GraphEdge[]; api?: ApiNames }>): CodeNames {
-  const names: CodeNames = { paths: new Map(), qualified: new Map(), exports: new Map(), leaves: new Set(), members: new Set(), topLevel: new Map(), api: new Map() };
+  const names: CodeNames = { paths: new Map(), qualified: new Map(), exports: new Map(), leaves: new Set(), members: new Set(), topLevel: new Map(), api: new Map(), apiMembers: new Map() };
   for (const [id, node] of winners) {
     if (!id.startsWith('code:')) continue;
     const hash = id.indexOf('#');
@@ -51,7 +53,10 @@ export function codeNames(winners: ReadonlyMap<string, GraphNode>, sources: Iter
     else if (!node.capabilities.includes('test')) push(names.topLevel, qualified, id);
   }
   for (const source of sources) {
-    for (const [name, ids] of source.api ?? []) for (const id of ids) if (winners.has(id)) push(names.api, name, id);
+    for (const [name, ids] of source.api ?? []) {
+      for (const id of ids) if (winners.has(id)) push(names.api, name, id);
+      if (name.includes('.') && names.api.has(name)) push(names.apiMembers, name.slice(name.lastIndexOf('.') + 1), name);
+    }
     for (const edge of source.edges) {
       if (edge.relation !== 'defines' || !edge.source_id.startsWith('code:') || edge.source_id.includes('#') || !winners.has(edge.target_id)) continue;
       const base = posixBase(edge.source_id.slice(5));

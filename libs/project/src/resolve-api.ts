@@ -26,20 +26,39 @@ function single(ids: readonly string[] | undefined): string | null {
  * `receiver` (the document binds its first segment), the name with that segment replaced by what
  * it binds; a module binding (`const P = require('pino')`) gives `pino.<rest>`; a call or
  * construction binding (`const logger = pino()`, `new Pool()`) gives a method of the returned
- * value when the link step proved one (`rest` one segment), else `unproven` (a constructed value
- * is never followed: static and instance members are not told apart). Without
+ * value when the link step proved one (`rest` one segment), a construction binding (`new C()`) a
+ * method of class `C` that `isStatic` (null: not a class method) shows is not static, else
+ * `unproven`. Without
  * a receiver the name is looked up as written (`pino.transport`, the package name being its own
  * import binding). `ids` is empty when nothing is named.
  */
-export function apiTargets(name: string, receiver: DocBinding | undefined, api: ApiNames): { ids: readonly string[]; unproven: boolean } {
+export function apiTargets(name: string, receiver: DocBinding | undefined, api: ApiNames, isStatic?: (id: string) => boolean | null): { ids: readonly string[]; unproven: boolean } {
   if (receiver === undefined) return { ids: api.get(name) ?? [], unproven: false };
   const rest = name.split('.').slice(1);
   const base = [receiver.module ?? receiver.name!, ...receiver.path];
   if (receiver.call === undefined && receiver.construct === undefined) return { ids: api.get([...base, ...rest].join('.')) ?? [], unproven: false };
+  // A constructed value (`new Command()`): a method of the class that a `class` declaration marks as
+  // not static (its signature says `static` otherwise); a function constructor is not followed.
+  if (receiver.call === undefined) {
+    const ids = rest.length === 1 && isStatic !== undefined ? (api.get([...base, ...rest].join('.')) ?? []) : [];
+    const instance = ids.every((id) => isStatic!(id) !== null) ? ids.filter((id) => isStatic!(id) === false) : [];
+    return { ids: instance, unproven: instance.length === 0 };
+  }
   const callee = single(api.get(base.join('.')));
   if (callee === null || rest.length !== 1) return { ids: [], unproven: true };
-  // A constructed value (`new C()`) is not followed: the link data does not tell static members from instance ones.
-  if (receiver.call === undefined) return { ids: [], unproven: true };
   const ids = api.get(returnMemberKey(callee, rest[0]!)) ?? [];
   return { ids, unproven: ids.length === 0 };
+}
+
+/**
+ * A method named in the method-call style (new-user trial on commander, issue 30): `.option()`
+ * names the one public API member called `option` (`commander.Command.option`, or a method the
+ * link step proved on a returned value); `program.option()` where the document binds `program` to
+ * an export of package `pkg` the public API does not follow (`exports.program = new Command()`)
+ * names the one member of `pkg`'s API called so. The ids of every such key: one names the target,
+ * several are ambiguous (declaration twins aside, resolve-refs.ts), none names nothing.
+ */
+export function memberTargets(member: string, api: ApiNames, members: ReadonlyMap<string, readonly string[]>, pkg?: string): string[] {
+  const keys = (members.get(member) ?? []).filter((key) => pkg === undefined || key.startsWith(`${pkg}.`));
+  return [...new Set(keys.flatMap((key) => api.get(key) ?? []))];
 }

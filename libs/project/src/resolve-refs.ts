@@ -8,7 +8,7 @@
 import { MAX_MENTION_SECTIONS, codeId, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import type { LinkRef } from './content.js';
 import { anchorIds, anchorResolves } from './sections.js';
-import { apiTargets, type ApiNames } from './resolve-api.js';
+import { apiTargets, memberTargets, type ApiNames } from './resolve-api.js';
 import type { DocBinding } from './doc-bindings.js';
 import { mentionName, unresolvedMentionIssue } from './drift-mentions.js';
 import type { CodeNames } from './code-names.js';
@@ -207,7 +207,15 @@ function resolveDeclaredEdge(run: SourceRun, edge: GraphEdge): void {
 /** An inline code span or link text naming code: one `documents` edge per `(from, target)` pair, its sections merged. */
 function resolveMentionLink(run: SourceRun, link: LinkRef, mention: NonNullable<LinkRef['mention']>): void {
   run.record?.names();
-  const target = resolveMention(mention.text, run.ctx.names(), run.counts, mention.receiver);
+  // Whether a class method is static (its signature says so), null when the id is no method of a class.
+  const isStatic = (id: string): boolean | null => {
+    const owner = id.slice(0, Math.max(id.indexOf('#'), id.lastIndexOf('.')));
+    run.record?.id(id);
+    run.record?.id(owner);
+    const node = run.ctx.winners.get(id);
+    return node?.kind === 'method' && run.ctx.winners.get(owner)?.kind === 'class' ? node.summary.startsWith('static ') : null;
+  };
+  const target = resolveMention(mention.text, run.ctx.names(), run.counts, mention.receiver, isStatic);
   const drift = target === null ? unresolvedMentionIssue({ ...link, mention }, run.source.path, run.ctx.names(), run.ctx, (id) => run.ctx.winners.get(id), run.record) : null;
   if (drift !== null) run.issues.push(drift);
   if (target === null || target === link.from_id) return;
@@ -368,25 +376,29 @@ const DISTINCTIVE_NAME = /[a-z0-9][A-Z]|[A-Za-z0-9]_+[A-Za-z0-9]|^[A-Z][a-z0-9]+
  * A dotted name is also looked up in the public API ({@link apiTargets}, issue 31 item 3), through
  * `receiver` when the document binds its first segment: then through that binding (the name
  * tables still apply as without it), and a member of a bound call result that nothing proves is
- * counted as `unproven_receiver`. A public name naming one declaration links before the other
+ * counted as `unproven_receiver`. A method named in the method-call style (`.option()`, or
+ * `program.option()` with `program` bound to a package export the API does not follow) links to
+ * the one public API member so named ({@link memberTargets}); several are counted ambiguous. A
+ * method of a bound `new C()` links when `isStatic` shows it is an instance method of class `C`. A public name naming one declaration links before the other
  * tables (a declaration file's namespace repeating it does not make it ambiguous).
  */
-export function resolveMention(text: string, names: CodeNames, counts: MentionCounts, receiver?: DocBinding): string | null {
+export function resolveMention(text: string, names: CodeNames, counts: MentionCounts, receiver?: DocBinding, isStatic?: (id: string) => boolean | null): string | null {
   // `::` paths (Rust `Bytes::new`, C++ `ns::f`) name what the dotted form names (issue 33 item 6); `A::B#m` names `A.B.m`.
   const name = mentionName(text);
   if (name === '' || /\s/.test(name)) return null;
+  // `.option()`: the one public API member so named (commander's README style; resolve-api.ts memberTargets).
+  if (/^\.[A-Za-z_$][\w$]*$/.test(name)) return oneOf(withoutDeclarationTwins(memberTargets(name.slice(1), names.api, names.apiMembers)), counts);
   let unproven = false;
   const called = text.trimEnd().endsWith(')');
   if (receiver !== undefined && (name.includes('.') || called)) {
-    const bound = apiTargets(name, receiver, names.api);
-    if (bound.ids.length === 1) {
-      counts.linked += 1;
-      return bound.ids[0]!;
+    const bound = apiTargets(name, receiver, names.api, isStatic);
+    let ids = withoutDeclarationTwins(bound.ids);
+    const rest = name.split('.').slice(1);
+    // A bound package export the public API does not follow (`exports.program = new Command()`): its package's one member so named.
+    if (ids.length === 0 && receiver.module !== undefined && receiver.call === undefined && receiver.construct === undefined && rest.length === 1 && !names.api.has([receiver.module, ...receiver.path].join('.'))) {
+      ids = withoutDeclarationTwins(memberTargets(rest[0]!, names.api, names.apiMembers, receiver.module));
     }
-    if (bound.ids.length > 1) {
-      counts.ambiguous += 1;
-      return null;
-    }
+    if (ids.length > 0) return oneOf(ids, counts);
     unproven = bound.unproven;
   } else {
     // A public API name proven through the package's exports names the implementation, also where
@@ -401,6 +413,13 @@ export function resolveMention(text: string, names: CodeNames, counts: MentionCo
   const target = resolveByName(name, names, counts, receiver === undefined);
   if (target === null && unproven) counts.unproven_receiver = (counts.unproven_receiver ?? 0) + 1;
   return target;
+}
+
+/** The one id of `ids` (counted linked), or null: several are counted ambiguous, none is not counted. */
+function oneOf(ids: readonly string[], counts: MentionCounts): string | null {
+  if (ids.length === 1) counts.linked += 1;
+  else if (ids.length > 1) counts.ambiguous += 1;
+  return ids.length === 1 ? ids[0]! : null;
 }
 
 /** A declaration file: TypeScript's `.d.ts`/`.d.mts`/`.d.cts` and Python's `.pyi` stubs. */

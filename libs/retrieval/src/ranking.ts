@@ -39,7 +39,9 @@
  * bm25 relative to the best candidate's (0..1), or {@link CODE_TEXT_FACTOR} times its code text's bm25 relative to the best
  * code match (`code_fts`, a third candidate window, issue 31 item 1) when that is larger, times
  * {@link shortNodeFactor} (a code node of fewer than {@link SHORT_NODE_LINES} lines scores its text in proportion to its
- * length, unless its own name holds the question); nodes in test sources score {@link TEST_FACTOR} of that. Ties are ordered by id. Because the candidate set
+ * length, unless its own name holds the question); nodes in test sources score {@link TEST_FACTOR} of that. Ties are ordered by id. Build copies of one
+ * source (dual ESM/CommonJS files, declaration twins, a generated bundle) are then one entry at
+ * their best score, the others listed in `copies` ({@link collapseCopies}). Because the candidate set
  * and every score are independent of the limit, the results for one limit are always the first
  * entries of the results for any larger limit (the prefix property).
  */
@@ -49,6 +51,7 @@ import { candidateTier, documentFrequencies, MATCH_TIER } from './ranking-candid
 import { nameForm, recall, recallQuery, wordsOf } from './ranking-match.js';
 import { queryCoverage } from './ranking-coverage.js';
 import { phraseRows, queryPhrase } from './ranking-phrase.js';
+import { collapseCopies } from './ranking-copies.js';
 
 export { ABBREVIATIONS, analyseQuery, EXPANSION_WEIGHT, MAX_QUERY_PHRASES, QUESTION_WORDS, STOP_WORDS, wordStem } from './query.js';
 export type { AnalysedQuery, DroppedTerm, QueryTerm } from './query.js';
@@ -212,6 +215,10 @@ export interface RankedNode {
   allTerms: boolean;
   /** Best matching section heading (not the node's own title heading), when one matches. */
   section: FtsCandidate['anchors'][number] | null;
+  /** Build copies of this node collapsed into it (ranking-copies.ts), best first; absent when none. */
+  copies?: string[];
+  /** How many copies there are, present only when more than `copies` lists. */
+  copies_total?: number;
 }
 
 /** Result of {@link rankNodes}. */
@@ -301,8 +308,8 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
     const score = raw * (inTests ? TEST_FACTOR : 1) * (codeIntent && !isCode ? DOC_FACTOR : 1);
     ranked.push({ row, score: Math.round(score * 1e6) / 1e6, allTerms: allRows.has(row.rowid), section });
   }
-  ranked.sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
-  return { ranked, windowed, fts, match, terms: analysed };
+  // Build copies of one source (`x.js`, `x.cjs`, `x.d.ts`, a `cdn.js` bundle) are one entry (ranking-copies.ts).
+  return { ranked: collapseCopies(ranked), windowed, fts, match, terms: analysed };
 }
 
 /** Each row's bm25 relative to the best of them (0..1, the best 1); empty when none has a negative bm25. */

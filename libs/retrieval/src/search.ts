@@ -22,6 +22,13 @@ export interface SearchHit {
   match: 'exact_id' | 'all_terms' | 'some_terms';
   /** The best matching section heading (recognized anchor) of the node, when one matches the query. */
   section: { slug: string; title: string; line: number } | null;
+  /**
+   * Other build copies of this node (`x.cjs`, `x.d.ts`, a `cdn.js` bundle's copy), best first,
+   * collapsed into this hit (ranking-copies.ts); each is a node of its own. Absent when none.
+   */
+  copies?: string[];
+  /** How many copies there are, present only when more than `copies` lists. */
+  copies_total?: number;
 }
 
 /** Result of {@link searchNodes}. */
@@ -87,11 +94,11 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
   const excerpts = memo.excerpts;
   const sections = new Map(chosen.flatMap((c) => (c.section ? [[c.row.rowid, { slug: c.section.slug, title: c.section.title, line: c.section.line }] as const] : [])));
   if (match !== null) fillExcerpts(reader, match, chosen.map((c) => c.row), queryWords, excerpts, sections);
-  for (const { row, score, allTerms } of chosen) {
+  for (const { row, score, allTerms, copies, copies_total } of chosen) {
     const placed = excerpts.get(row.rowid);
     const excerpt = placed?.excerpt || row.summary.slice(0, 200);
     const section = placed ? placed.section : (sections.get(row.rowid) ?? null);
-    items.push({ id: row.id, kind: row.kind, title: boundTitle(row.title), source_path: row.source_path, start_line: row.start_line, excerpt, score, match: allTerms ? 'all_terms' : 'some_terms', section: section ? { ...section, title: boundTitle(section.title) } : null });
+    items.push({ id: row.id, kind: row.kind, title: boundTitle(row.title), source_path: row.source_path, start_line: row.start_line, excerpt, score, match: allTerms ? 'all_terms' : 'some_terms', section: section ? { ...section, title: boundTitle(section.title) } : null, ...(copies !== undefined ? { copies } : {}), ...(copies_total !== undefined ? { copies_total } : {}) });
   }
   const total = ranked.filter((c) => c.row.id !== exactHit?.id).length + (exactHit ? 1 : 0);
   return { items, truncated: windowed || total > items.length, fts_query: fts, dropped_terms: terms.dropped };
