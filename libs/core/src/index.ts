@@ -31,3 +31,4 @@ export {
 export { attachReviews, commentStamps, frontMatterStamps, type AttachedReviews, type RawReviewEntry } from './review-stamps.js';
 export type { DecodedSource } from './source-text.js';
 export { decodeSourceText, firstInvalidUtf8, invalidEncodingIssue } from './source-text.js';
+export { DESCRIPTOR_FILE_NAME, nearestProjectRoot, projectRootLookalike, initHint } from './project-root.js';
