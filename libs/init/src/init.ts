@@ -5,6 +5,7 @@
 import { existsSync, linkSync, lstatSync, opendirSync, readdirSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { errors } from '@docforge/core';
+import { BUILTIN_ADAPTER_MANIFESTS } from '@docforge/identity';
 import { BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN } from '@docforge/project';
 
 export interface DescriptorTemplate {
@@ -34,6 +35,26 @@ function tomlArray(values: readonly string[]): string {
 }
 
 /**
+ * The comment above `strategy`: what "ast" gives for the descriptor's code adapters, read from
+ * each built-in adapter's manifest (`logic`), so it never promises Logic an adapter does not build
+ * (a Python project's "function Logic allowed" of the new-user trial). With no code adapter, every
+ * adapter that builds Logic is named. Pure.
+ * @param code the `[adapter] code` ids (built-in ids; unknown ids are left out)
+ */
+export function strategyComment(code: readonly string[]): string[] {
+  const manifests = code.length === 0 ? BUILTIN_ADAPTER_MANIFESTS : code.flatMap((id) => BUILTIN_ADAPTER_MANIFESTS.filter((m) => m.id === id));
+  const quoted = (ids: readonly string[]): string => ids.map((id) => `"${id}"`).join(', ');
+  const withLogic = manifests.filter((m) => m.logic).map((m) => m.id);
+  const without = manifests.filter((m) => !m.logic).map((m) => m.id);
+  let ast: string;
+  if (code.length === 0) ast = `syntax trees; function Logic for the ${quoted(withLogic)} adapters`;
+  else if (without.length === 0) ast = `syntax trees and function Logic (${quoted(withLogic)})`;
+  else if (withLogic.length === 0) ast = `syntax trees; the ${quoted(without)} ${without.length === 1 ? 'adapter builds' : 'adapters build'} no Logic`;
+  else ast = `syntax trees; function Logic for ${quoted(withLogic)}, none for ${quoted(without)}`;
+  return [`# "ast" (${ast}) or "lexical" (no syntax trees, no Logic).`];
+}
+
+/**
  * Renders a valid, commented schema-version-1 docforge.toml. Pure.
  * @returns TOML text ending with a newline; {@link loadDescriptor} accepts it as is.
  */
@@ -58,7 +79,7 @@ export function renderDescriptor(d: DescriptorTemplate): string {
     '[adapter]',
     `# Built-in code adapters: ${BUILTIN_CODE_ADAPTERS.map((id) => `"${id}"`).join(', ')}, "auto" (all of them) or "none".`,
     `code = ${code}`,
-    '# "ast" (compiler API, function Logic allowed) or "lexical" (no AST, no Logic).',
+    ...strategyComment(d.code),
     'strategy = "ast"',
     '',
     '[limits]',

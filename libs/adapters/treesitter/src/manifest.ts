@@ -4,11 +4,12 @@ import type { AdapterManifest } from '@docforge/core';
 export const TREE_ADAPTER_VERSION = '1.2.3';
 
 function manifest(id: string, extensions: readonly string[]): AdapterManifest {
-  return Object.freeze({ id, version: TREE_ADAPTER_VERSION, extensions: Object.freeze([...extensions]) });
+  // Every language of the family builds function Logic under strategy "ast" (logic.ts).
+  return Object.freeze({ id, version: TREE_ADAPTER_VERSION, extensions: Object.freeze([...extensions]), logic: true });
 }
 
 /**
- * Manifests of the tree-sitter family's adapters (id, version, extensions), importable without
+ * Manifests of the tree-sitter family's adapters (id, version, extensions; each builds function Logic), importable without
  * loading a grammar: `go` (.go), `rust` (.rs), `java` (.java), `csharp` (.cs), `ruby` (.rb), `php` (.php), `cpp` (C and C++: .c, .h, .cc, .cpp, .cxx, .hpp, .hh, .hxx).
  */
 export const TREE_MANIFESTS: readonly AdapterManifest[] = Object.freeze([
