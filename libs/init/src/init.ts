@@ -116,6 +116,11 @@ export interface InitResult {
   markdown_files: number;
   /** What init found but did not declare, with the reason and how to add it. */
   left_out: InitLeftOut[];
+  /**
+   * What the written descriptor will not give, one sentence each with what to do (a Go project
+   * without go.mod: its imports do not resolve). Empty when there is nothing to say.
+   */
+  warnings: string[];
 }
 
 const MARKDOWN_EXT = /\.(md|markdown)$/i;
@@ -449,8 +454,20 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   } finally {
     try { unlinkSync(temp); } catch { /* already renamed */ }
   }
-  return { path: target, descriptor_text: text, content_roots: contentRoots, code_roots: codeRoots, markdown_files: content.markdownFiles, left_out: [...content.leftOut, ...marks.leftOut, ...rootExcludesLeftOut(root, codeRoots, marks.leftOut), ...unreadableLeftOut(top)] };
+  return {
+    path: target, descriptor_text: text, content_roots: contentRoots, code_roots: codeRoots, markdown_files: content.markdownFiles,
+    left_out: [...content.leftOut, ...marks.leftOut, ...rootExcludesLeftOut(root, codeRoots, marks.leftOut), ...unreadableLeftOut(top)],
+    warnings: code.includes('go') && !marks.marked.has('go') ? [GO_MODULE_MISSING] : [],
+  };
 }
+
+/**
+ * The warning for Go code without a go.mod (a GOPATH layout such as Debian's /usr/share/gocode):
+ * the Go adapter resolves an import through the module path of a go.mod (go-resolve.ts), so
+ * without one no import between the project's packages is linked, nor an external test package's
+ * (`package x_test`) import of the package it tests.
+ */
+const GO_MODULE_MISSING = `Go files but no go.mod (looked at the top level and up to ${NESTED_MARKER_DEPTH} folders down): Go imports resolve through a go.mod's module path, so imports between this project's packages, and the edges from external test packages (package x_test) to the code they test, will be missing; add a go.mod at the module root ("go mod init MODULE_PATH", e.g. the import path the code uses) and run docforge sync`;
 
 /** The top-level folders init could not read, each as left out with the error and what to do (nothing is skipped without a word). */
 function unreadableLeftOut(top: TopLevel): InitLeftOut[] {
