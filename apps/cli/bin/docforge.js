@@ -16,7 +16,7 @@
 // stderr (libs/accelerate loadBundle). DOCFORGE_CLI_TRACE=1 reports on stderr which path ran (=2: also
 // which full CLI).
 // Two processes when the project configures a project-owned adapter (its docforge.toml, at -C /
-// --project-root or the current folder, names a `module`; the technique of docforge-mcp's launcher,
+// --project-root or the nearest folder at or above the current one, names a `module`; the technique of docforge-mcp's launcher,
 // break-it trial of stop 45): this launcher loads no DocForge code (node:child_process besides the
 // core modules it reads docforge.toml with) and runs itself again as a child with stdio [0, 2, 2, 1]. The child's fd 1 is our stderr and its fd 3 our stdout;
 // the CLI writes its own output (results, --json documents, --version, usage, the no-change path)
@@ -26,7 +26,7 @@
 // as the child did. DOCFORGE_CLI_OUTPUT_FD (set by the parent for the child only, removed by the
 // child at once) tells the two apart. Without a `module` one process runs, at the cost of one file read.
 'use strict';
-const { existsSync, readFileSync } = require('node:fs');
+const { existsSync, lstatSync, readFileSync } = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 
@@ -169,7 +169,8 @@ function runHere() {
 
 /**
  * The project root a command line names: the last -C / --project-root value (-C DIR, -CDIR,
- * --project-root DIR, --project-root=DIR; the CLI refuses a repeat anyway), else the current folder.
+ * --project-root DIR, --project-root=DIR; the CLI refuses a repeat anyway), else the nearest folder
+ * at or above the current one that holds a docforge.toml, else the current folder.
  */
 function projectRootOf(args) {
   let root = null;
@@ -180,7 +181,23 @@ function projectRootOf(args) {
     else if (arg.startsWith('--project-root=')) root = arg.slice('--project-root='.length);
     else if (arg.startsWith('-C')) root = arg.slice(2);
   }
-  return root === null || root === '' ? process.cwd() : root;
+  return root === null || root === '' ? nearestDescriptorFolder(process.cwd()) : root;
+}
+
+/**
+ * The nearest folder at or above `dir` holding a docforge.toml, else `dir`: the CLI's project
+ * discovery without -C (libs/core nearestProjectRoot, restated here since this launcher loads no
+ * DocForge code before it knows whether the project has an adapter module).
+ */
+function nearestDescriptorFolder(dir) {
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    try {
+      lstatSync(path.join(current, 'docforge.toml'));
+      return current;
+    } catch {
+      if (path.dirname(current) === current) return dir;
+    }
+  }
 }
 
 /**

@@ -12,6 +12,7 @@ import type { ChangedNode, CurrentChanges, OpenedPublication } from '@docforge/s
 import type { AffectedEntry, AffectedResult } from '@docforge/retrieval';
 import { errorLine, printLine as print, printRaw } from './terminal.js';
 import { USAGE_EXIT_CODE } from './tool-arguments.js';
+import { notFollowedLine } from './not-followed.js';
 
 /** Default hop count: a method, its class, the doc that documents it, the requirement the doc implements, that requirement's test. */
 export const AFFECTED_DEFAULT_DEPTH = 4;
@@ -177,7 +178,7 @@ function printAffected(changes: CurrentChanges, affected: AffectedResult, caller
   for (const entry of affected.items) for (const line of entryLines(entry)) print(line);
   if (callers.edges > 0) {
     const which = callers.nodes === 1 ? 'the changed node' : `${callers.nodes} changed nodes`;
-    print(`(not followed: ${callers.capped ? 'over ' : ''}${callers.edges} ${callers.edges === 1 ? 'call' : 'calls'} into ${which}; the code that calls them is not listed here: docforge impact ID --relations calls)`);
+    print(notFollowedLine(callers.edges, `into ${which}`, 'the code that calls them is not listed here: docforge impact ID --relations calls', callers.capped));
   }
   const bound = affected.truncated ? `truncated by ${affected.truncation_reason}` : 'complete';
   print(`(examined ${affected.examined_edges} of ${affected.edge_budget} edges; ${bound})`);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { AccelerateError, Accelerators, parseAccelerate } from '@docforge/accelerate';
-import { readDocforgeConfig, repeatedOption, toDocforgeError } from '@docforge/core';
+import { nearestProjectRoot, readDocforgeConfig, repeatedOption, toDocforgeError } from '@docforge/core';
 import type { PrestartedBuildPool } from '@docforge/sync';
 import { lazyStderrLogger } from '@docforge/stdio';
 import { cliOutput, errorLine, guardStdoutPipe, printRaw, refuseUsage } from './terminal.js';
@@ -69,7 +69,8 @@ Commands:
   demo                    start docforge-mcp on the bundled examples/ and print a transcript
 
 Options:
-  -C, --project-root DIR  project root (default: current directory)
+  -C, --project-root DIR  project root (default: the nearest folder at or above the current one
+                          that holds a docforge.toml)
       --limit N           result limit for search and validate
       --json              print JSON instead of text (read commands: the tool's structuredContent)
       --progress          report index build progress on stderr even when it is not a terminal
@@ -324,6 +325,19 @@ async function runCommand(command: string, rest: string[], context: CommandConte
 }
 
 /**
+ * The project a command works on: `-C`/`--project-root` exactly as given (never searched above);
+ * without it, the nearest folder at or above the current one that holds a docforge.toml, as git
+ * finds its work tree, so a command run in `<project>/lib` works on `<project>`; when no folder up
+ * to the file system root holds one, the current folder (whose `descriptor_invalid` then says which
+ * folder to init). `init` and `demo` read `-C` themselves and never use this.
+ */
+export function projectRootOf(given: string | undefined): string {
+  if (given !== undefined) return path.resolve(given);
+  const cwd = process.cwd();
+  return nearestProjectRoot(cwd) ?? cwd;
+}
+
+/**
  * Runs one `docforge` command line and resolves to its exit code (0 success, 1 failure or
  * validation errors, 2 usage). Errors of a command are printed as `docforge: CODE: message`.
  * @param argv the arguments after the program (process.argv.slice(2))
@@ -337,7 +351,7 @@ export async function runCli(argv: string[], prior: PriorSyncCheck | null = null
   if (typeof line === 'number') return line;
   const { command, rest } = line;
   const { values } = parsed;
-  const root = path.resolve(values['project-root'] ?? process.cwd());
+  const root = projectRootOf(values['project-root']);
   // Range and type of --limit are checked by the command's MCP input schema (commands.ts).
   // A non-numeric value stays a string, so the schema reports it as MCP would (`must be integer`).
   const limit = values.limit === undefined ? undefined : /^\s*-?\d+(\.\d+)?(e[+-]?\d+)?\s*$/i.test(values.limit) ? Number(values.limit) : values.limit;

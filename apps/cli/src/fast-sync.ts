@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Accelerators } from '@docforge/accelerate';
-import { readDocforgeConfig, repeatedOption } from '@docforge/core';
+import { nearestProjectRoot, readDocforgeConfig, repeatedOption } from '@docforge/core';
 import { buildPoolSettings, prestartBuildWorker, type PrestartedBuildPool } from '@docforge/sync';
 import type { PrepareTask } from '@docforge/builder';
 import { noChangeSync } from '@docforge/sync';
@@ -84,7 +84,9 @@ export function runFastSync(argv: readonly string[]): FastSyncOutcome {
   if (repeatedOption(tokens) !== null) return { handled: false, prior: null };
   if (positionals.length !== 1 || positionals[0] !== 'sync') return { handled: false, prior: null };
   guardStdoutPipe();
-  const outcome = answerNoChange(path.resolve(values['project-root'] ?? process.cwd()), values.json === true);
+  // The full CLI's rule (cli.ts projectRootOf): -C exactly, else the nearest folder holding docforge.toml.
+  const given = values['project-root'];
+  const outcome = answerNoChange(given !== undefined ? path.resolve(given) : nearestProjectRoot(process.cwd()) ?? process.cwd(), values.json === true);
   if (outcome.code !== null) return { handled: true, code: outcome.code };
   // A build is coming: its worker thread loads while the main thread loads the full CLI (which
   // gives it to the sync's IndexManager, or releases it when no build took it).

@@ -3,6 +3,7 @@
  * person in a terminal; `--json` prints the whole result instead. Lines go through the caller's
  * terminal-safe printer (ids, titles and bodies come from project files).
  */
+import { unresolvedCallsLine } from './not-followed.js';
 
 /** The read tools that have a CLI command. */
 export type ReadTool = 'docforge_get_node' | 'docforge_backlinks' | 'docforge_dependencies' | 'docforge_impact' | 'docforge_get_context' | 'docforge_get_task_context' | 'docforge_visualize';
@@ -49,6 +50,8 @@ function printNode(result: Item, print: Print): void {
   for (const edge of edges.incoming ?? []) print(`  <--${String(edge.relation)}-- ${String(edge.source_id)}${reviewMark(edge)}`);
   const section = result.section as Item | null;
   if (section) print(`  section ${String(section.slug)} (${String(section.title)}), lines ${String(section.line)}-${String(section.end_line)}`);
+  const unresolved = unresolvedCallsLine(result.unresolved_calls, String(node.id));
+  if (unresolved !== null) print(`  ${unresolved}`);
   if (typeof node.body === 'string' && node.body !== '') {
     print();
     for (const line of node.body.split('\n')) print(line);
@@ -75,6 +78,10 @@ function printTraversal(result: Item, print: Print, arrow: (item: Item) => strin
   for (const item of items) print(`depth ${String(item.depth)}: ${arrow(item)}`);
   if (items.length === 0) print('no related nodes');
   printUnmatched(result, print);
+  // Any traversal whose result counts its start node's unresolved call sites (docforge_dependencies
+  // of a code node) says so: "no related nodes" alone would hide them.
+  const unresolved = unresolvedCallsLine(result.unresolved_calls, String(result.node_id));
+  if (unresolved !== null) print(unresolved);
   print(`(examined ${String(result.examined_edges)} edges${result.truncated === true ? `; truncated: ${String(result.truncation_reason)}` : ''})`);
 }
 

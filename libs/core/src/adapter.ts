@@ -74,6 +74,12 @@ export interface AdapterManifest {
   readonly version: string;
   /** File extensions handled, lower case with the dot (`.ts`). */
   readonly extensions: readonly string[];
+  /**
+   * Whether the adapter builds function Logic (steps and flows of functions and methods) under
+   * `strategy = "ast"`; no adapter builds any under "lexical". What `docforge init` writes about
+   * the strategy, and the README's list of Logic languages, come from this flag.
+   */
+  readonly logic: boolean;
 }
 
 /**

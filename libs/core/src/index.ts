@@ -4,7 +4,7 @@ export { locatedIssueMessage } from './issue-location.js';
 export { sha256, canonicalJson, hashJson, domainHash } from './hash.js';
 export { withContentHash } from './node-hash.js';
 export type { ErrorSpec, ErrorCode, WireError, ErrorOptions, ErrorFactoryName } from './errors.js';
-export { ERROR_CODES, DocforgeError, toDocforgeError, isErrorCode, errors, errorInContext, formatErrorMessage } from './errors.js';
+export { ERROR_CODES, DocforgeError, toDocforgeError, isErrorCode, errors, errorInContext, formatErrorMessage, LOGIC_LANGUAGES } from './errors.js';
 export type { AdapterManifest, CodeAdapter, CodeLinker, CodeExtractInput, ModuleResolver, LinkResult, AdapterStrategy, FileLinkOutput, LinkInput, PartialLinkPlan, PartialLinkResult } from './adapter.js';
 export type { EdgeIdentity } from './edge-key.js';
 export { edgeIdentityKey, parseEdgeIdentityKey, EDGE_KEY_SEPARATOR } from './edge-key.js';
@@ -31,3 +31,4 @@ export {
 export { attachReviews, commentStamps, frontMatterStamps, type AttachedReviews, type RawReviewEntry } from './review-stamps.js';
 export type { DecodedSource } from './source-text.js';
 export { decodeSourceText, firstInvalidUtf8, invalidEncodingIssue } from './source-text.js';
+export { DESCRIPTOR_FILE_NAME, nearestProjectRoot, projectRootLookalike, initHint } from './project-root.js';

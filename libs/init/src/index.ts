@@ -5,4 +5,4 @@
  * and checks descriptors; this one proposes one.
  */
 export type { DescriptorTemplate, InitResult } from './init.js';
-export { renderDescriptor, initProject } from './init.js';
+export { renderDescriptor, initProject, strategyComment } from './init.js';

@@ -5,6 +5,7 @@
 import { existsSync, linkSync, lstatSync, opendirSync, readdirSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { errors } from '@docforge/core';
+import { BUILTIN_ADAPTER_MANIFESTS } from '@docforge/identity';
 import { BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN } from '@docforge/project';
 import { generatedCopies } from './generated.js';
 
@@ -35,6 +36,26 @@ function tomlArray(values: readonly string[]): string {
 }
 
 /**
+ * The comment above `strategy`: what "ast" gives for the descriptor's code adapters, read from
+ * each built-in adapter's manifest (`logic`), so it never promises Logic an adapter does not build
+ * (a Python project's "function Logic allowed" of the new-user trial). With no code adapter, every
+ * adapter that builds Logic is named. Pure.
+ * @param code the `[adapter] code` ids (built-in ids; unknown ids are left out)
+ */
+export function strategyComment(code: readonly string[]): string[] {
+  const manifests = code.length === 0 ? BUILTIN_ADAPTER_MANIFESTS : code.flatMap((id) => BUILTIN_ADAPTER_MANIFESTS.filter((m) => m.id === id));
+  const quoted = (ids: readonly string[]): string => ids.map((id) => `"${id}"`).join(', ');
+  const withLogic = manifests.filter((m) => m.logic).map((m) => m.id);
+  const without = manifests.filter((m) => !m.logic).map((m) => m.id);
+  let ast: string;
+  if (code.length === 0) ast = `syntax trees; function Logic for the ${quoted(withLogic)} adapters`;
+  else if (without.length === 0) ast = `syntax trees and function Logic (${quoted(withLogic)})`;
+  else if (withLogic.length === 0) ast = `syntax trees; the ${quoted(without)} ${without.length === 1 ? 'adapter builds' : 'adapters build'} no Logic`;
+  else ast = `syntax trees; function Logic for ${quoted(withLogic)}, none for ${quoted(without)}`;
+  return [`# "ast" (${ast}) or "lexical" (no syntax trees, no Logic).`];
+}
+
+/**
  * Renders a valid, commented schema-version-1 docforge.toml. Pure.
  * @returns TOML text ending with a newline; {@link loadDescriptor} accepts it as is.
  */
@@ -59,7 +80,7 @@ export function renderDescriptor(d: DescriptorTemplate): string {
     '[adapter]',
     `# Built-in code adapters: ${BUILTIN_CODE_ADAPTERS.map((id) => `"${id}"`).join(', ')}, "auto" (all of them) or "none".`,
     `code = ${code}`,
-    '# "ast" (compiler API, function Logic allowed) or "lexical" (no AST, no Logic).',
+    ...strategyComment(d.code),
     'strategy = "ast"',
     '',
     '[limits]',
@@ -96,6 +117,11 @@ export interface InitResult {
   markdown_files: number;
   /** What init found but did not declare, with the reason and how to add it. */
   left_out: InitLeftOut[];
+  /**
+   * What the written descriptor will not give, one sentence each with what to do (a Go project
+   * without go.mod: its imports do not resolve). Empty when there is nothing to say.
+   */
+  warnings: string[];
 }
 
 const MARKDOWN_EXT = /\.(md|markdown)$/i;
@@ -439,8 +465,20 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   } finally {
     try { unlinkSync(temp); } catch { /* already renamed */ }
   }
-  return { path: target, descriptor_text: text, content_roots: contentRoots, code_roots: codeRoots, markdown_files: content.markdownFiles, left_out: [...content.leftOut, ...marks.leftOut, ...rootExcludesLeftOut(root, codeRoots, marks.leftOut), ...distOut, ...copies.leftOut, ...unreadableLeftOut(top)] };
+  return {
+    path: target, descriptor_text: text, content_roots: contentRoots, code_roots: codeRoots, markdown_files: content.markdownFiles,
+    left_out: [...content.leftOut, ...marks.leftOut, ...rootExcludesLeftOut(root, codeRoots, marks.leftOut), ...distOut, ...copies.leftOut, ...unreadableLeftOut(top)],
+    warnings: code.includes('go') && !marks.marked.has('go') ? [GO_MODULE_MISSING] : [],
+  };
 }
+
+/**
+ * The warning for Go code without a go.mod (a GOPATH layout such as Debian's /usr/share/gocode):
+ * the Go adapter resolves an import through the module path of a go.mod (go-resolve.ts), so
+ * without one no import between the project's packages is linked, nor an external test package's
+ * (`package x_test`) import of the package it tests.
+ */
+const GO_MODULE_MISSING = `Go files but no go.mod (looked at the top level and up to ${NESTED_MARKER_DEPTH} folders down): Go imports resolve through a go.mod's module path, so imports between this project's packages, and the edges from external test packages (package x_test) to the code they test, will be missing; add a go.mod at the module root ("go mod init MODULE_PATH", e.g. the import path the code uses) and run docforge sync`;
 
 /** The top-level folders init could not read, each as left out with the error and what to do (nothing is skipped without a word). */
 function unreadableLeftOut(top: TopLevel): InitLeftOut[] {

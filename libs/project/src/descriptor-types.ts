@@ -2,10 +2,10 @@
  * Types and constants of the project descriptor `docforge.toml` (DESIGN.md section 3, schema
  * version 1), shared by loading, validation and `docforge init`.
  */
-import type { SourceIssue } from '@docforge/core';
+import { DESCRIPTOR_FILE_NAME, type SourceIssue } from '@docforge/core';
 
-/** File name of the descriptor at the project root. */
-export const DESCRIPTOR_FILE = 'docforge.toml';
+/** File name of the descriptor at the project root (core's DESCRIPTOR_FILE_NAME: the CLI's project discovery looks for it too). */
+export const DESCRIPTOR_FILE = DESCRIPTOR_FILE_NAME;
 
 /**
  * The floor of `[limits].max_output_chars` in characters (issue 30, item 8): the smallest limit at

@@ -9,7 +9,7 @@ import { parseToml, TomlError } from './toml.js';
 import { DocforgeError, errors } from '@docforge/core';
 import { DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES, type Descriptor } from './descriptor-types.js';
 import { isInside, validateDescriptor, type Table } from './descriptor-validate.js';
-import { decodeSourceText } from '@docforge/core';
+import { decodeSourceText, initHint } from '@docforge/core';
 
 function descriptorFileError(reason: string, cause?: unknown): DocforgeError {
   return errors.descriptorInvalid(`${DESCRIPTOR_FILE}: ${reason}`, { path: DESCRIPTOR_FILE, line: null, key: null }, cause === undefined ? undefined : { cause });
@@ -53,7 +53,7 @@ function readDescriptorText(realRoot: string, file: string): string {
   } catch (error) {
     if (error instanceof DocforgeError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? `no ${DESCRIPTOR_FILE} in ${realRoot} (run "docforge init ${realRoot}" to create one)` : `cannot read ${file} (${code ?? String(error)})`;
+    const reason = code === 'ENOENT' ? `no ${DESCRIPTOR_FILE} in ${realRoot} (${initHint(realRoot)})` : `cannot read ${file} (${code ?? String(error)})`;
     throw descriptorFileError(reason, error);
   }
   let fd: number;

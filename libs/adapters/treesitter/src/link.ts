@@ -482,7 +482,7 @@ class TreeLinker {
       const y = `${b.source_id}\u0000${b.relation}\u0000${b.target_id}`;
       return x < y ? -1 : x > y ? 1 : 0;
     });
-    return { edges, issues: [], stats: this.stats, unresolved_calls: this.unresolved, api: this.spec.api?.(this.context) ?? {} };
+    return { edges, issues: this.spec.issues?.(this.context) ?? [], stats: this.stats, unresolved_calls: this.unresolved, api: this.spec.api?.(this.context) ?? {} };
   }
 }
 

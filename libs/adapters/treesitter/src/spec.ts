@@ -4,7 +4,7 @@
  * bindings, its Logic statement types, and its import resolution.
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
-import type { ModuleResolver } from '@docforge/core';
+import type { ModuleResolver, SourceIssue } from '@docforge/core';
 import type { TreeImport, TreeLinkData } from './link-data.js';
 
 /** A definition a syntax node declares. */
@@ -236,4 +236,6 @@ export interface LanguageSpec {
   resolver(context: ResolveContext): LanguageResolver;
   /** Public API names (`pkg.Name`) for doc mentions, from the linked files. */
   api?(context: ResolveContext): Record<string, string[]>;
+  /** Project-level findings of the whole build (Go: no go.mod, so no import resolves), added to the link result's issues. */
+  issues?(context: ResolveContext): SourceIssue[];
 }

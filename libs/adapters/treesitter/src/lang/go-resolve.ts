@@ -4,7 +4,7 @@
  * as the directory below that module's root: its `.go` files, `_test.go` files left out. A package
  * binds its `package` clause name (or the import's explicit name); `_` and `.` imports bind none.
  */
-import { ApiTable } from '@docforge/core';
+import { ApiTable, type SourceIssue } from '@docforge/core';
 import type { TreeImport } from '../link-data.js';
 import type { ImportTarget, LanguageResolver, ResolveContext } from '../spec.js';
 
@@ -83,6 +83,20 @@ export function goResolver(context: ResolveContext): LanguageResolver {
       return (byDir.get(dirname(file)) ?? []).filter((p) => pkgOf(p) === pkg && (test || !p.endsWith('_test.go')));
     },
   };
+}
+
+/**
+ * `go_module_missing` (warning, project-level) when the build has Go files but no go.mod above any
+ * of them (a GOPATH layout such as Debian's /usr/share/gocode): every import then stays
+ * unresolved, so imports between the project's packages and the edges from external test packages
+ * (`package x_test`) to the code they test are missing. `docforge init` says the same.
+ */
+export function goModuleIssues(context: ResolveContext): SourceIssue[] {
+  if (context.paths.length === 0 || index(context).modules.length > 0) return [];
+  return [{
+    severity: 'warning', code: 'go_module_missing', path: null, line: null, node_id: null,
+    message: `${context.paths.length} Go ${context.paths.length === 1 ? 'file' : 'files'} but no go.mod above any of them: Go imports resolve through a go.mod's module path, so imports between the project's packages, and the edges from external test packages (package x_test) to the code they test, are missing; add a go.mod at the module root ("go mod init MODULE_PATH") and sync again`,
+  }];
 }
 
 /**
