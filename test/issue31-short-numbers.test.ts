@@ -3,7 +3,7 @@
 // ops/eval's semver set). Code text never holds a number of one or two digits (libs/core code-text.ts
 // keeps numbers of three digits or more), so such a query word ("1.2.0-beta.1") weighs nothing in the
 // name and coverage shares: before, it was a rare word no function could hold, and the JSDoc examples
-// of small helpers (`findPrereleaseEndIndex`, "@example ... '1.2.3-beta.1'") outranked the function
+// of small helpers (`findPrereleaseEndIndex`, "@example findPrereleaseEndIndex('-beta.1+sha', …)") outranked the function
 // that does what is asked. A query of numbers only still searches them.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
