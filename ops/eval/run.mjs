@@ -11,8 +11,9 @@
 // npm (the npm CLI 10.9.9 packed from the npm registry: docs/content Markdown and lib/ code), express
 // (express 4.21.2 from the npm registry, code only), undici (undici 8.14.1: docs/docs Markdown and code)
 // ws (ws 8.18.3 from the npm registry, code only), objx (Debian's Go sources of objx 0.5.0, code only) and pyjwt
-// (Debian's python3-jwt 2.6.0, code only) and piscina (the installed piscina 5.3.2: docs/docs Markdown and src/ TypeScript).
-// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws|objx|pyjwt|piscina] [--verbose] [--json FILE]
+// (Debian's python3-jwt 2.6.0, code only), piscina (the installed piscina 5.3.2: docs/docs Markdown and src/ TypeScript)
+// and semver (the installed semver 7.8.6, code only).
+// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws|objx|pyjwt|piscina|semver] [--verbose] [--json FILE]
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -175,11 +176,19 @@ function piscinaCorpus(root = path.join(outDir, 'piscina')) {
   return root;
 }
 
+/** A project made of the installed semver package (ops/eval/questions/semver.json `source`), copied whole; code only. */
+function semverCorpus(root = path.join(outDir, 'semver')) {
+  rmSync(root, { recursive: true, force: true });
+  cpSync(path.join(repo, 'node_modules', 'semver'), root, { recursive: true });
+  writeDescriptor(root, 'semver', [], 'typescript');
+  return root;
+}
+
 /** Corpus builder per question set. */
 const CORPORA = {
   examples: examplesCorpus, fastify: () => fastifyCorpus(), koa: () => koaCorpus(), asyncio: () => asyncioCorpus(), npm: () => npmCorpus(),
   express: () => expressCorpus(), undici: () => undiciCorpus(), ws: () => wsCorpus(), objx: () => objxCorpus(), pyjwt: () => pyjwtCorpus(),
-  piscina: () => piscinaCorpus(),
+  piscina: () => piscinaCorpus(), semver: () => semverCorpus(),
 };
 
 async function connect(root) {

@@ -120,6 +120,8 @@ export function hasCodeIntent(query: string): boolean {
   return /^\s*where\b/i.test(query) || (!USAGE_QUESTION.test(query) && /\b(implemented|implementation|defined|declared)\b/i.test(query));
 }
 const DECLARATION_FILE = /\.d\.[cm]?ts$/;
+/** A query word that is a number of one or two digits (never code text: libs/core code-text.ts). */
+const SHORT_NUMBER = /^\p{N}{1,2}$/u;
 
 /**
  * Words naming a kind of code node, and the node kinds they name. In a "where is X" question a
@@ -264,6 +266,12 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   const codeScore = relativeScores(code.slice(0, window));
   const idf = new Map<string, number>();
   for (const [word, count] of df) idf.set(word, Math.log(1 + (nodeCount - count + 0.5) / (count + 0.5)));
+  // A number of one or two digits ("1.2 - 3.4", "beta.1") is never a word of code text (libs/core
+  // code-text.ts keeps numbers of 3 digits or more), so no code node can hold it: it weighs nothing in
+  // the name and coverage shares, unless the query has nothing else. It still selects candidates.
+  if (analysed.terms.some((t) => t.weight === 1 && !SHORT_NUMBER.test(t.word))) {
+    for (const t of analysed.terms) if (t.weight === 1 && SHORT_NUMBER.test(t.word)) idf.set(t.word, 0);
+  }
   const weighted = recallQuery(analysed.terms, idf, analysed.groups);
   const groups = new Map<number, string[]>();
   for (const t of analysed.terms) groups.set(t.group, [...(groups.get(t.group) ?? []), ...termPhrases(t)]);
