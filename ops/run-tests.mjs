@@ -29,17 +29,17 @@ for (const root of roots) collect(path.join(root, 'dist', 'test'));
 collect(path.join('test', 'dist'));
 const chosen = filter.length > 0 ? files.filter((f) => filter.some((x) => f.includes(x))) : files;
 // Longest first (issue 29 item 7): ops/test-files.mjs starts files in the order given (`node --test` sorts them), so the files that
-// cost most (CPU seconds measured with ops/test-cpu, docs/architecture.md; the list of 2026-12-07 06:00,
-// issue 29 item 7) start at once instead of last on a busy pair of cores, where one of them would run
+// cost most (CPU seconds measured with ops/test-cpu, docs/architecture.md; the list of 2026-12-07 12:09,
+// issue 29 item 7, helper j29) start at once instead of last on a busy pair of cores, where one of them would run
 // alone at the end. Path parts, heaviest first.
 const HEAVIEST = [
-  'libs/sync/dist/test/one-shot-edit', 'test/dist/issue-cli-read-commands', 'test/dist/mcp-bundle', 'test/dist/issue-identity-dependencies',
-  'test/dist/application-faults', 'test/dist/application.test', 'test/dist/issue-concurrent-sync', 'libs/sync/dist/test/incremental-resolve',
-  'libs/sync/dist/test/incremental-link', 'test/dist/issue-viewer-lifecycle', 'test/dist/context.test', 'test/dist/every-tool-schemas',
-  'test/dist/accelerators-off', 'test/dist/issue-affected', 'test/dist/cli.test', 'libs/sync/dist/test/incremental-reviews',
-  'test/dist/issue-review-stamps', 'test/dist/cli-bundle', 'libs/builder/dist/test/parse-routes', 'test/dist/cli-full-bundle',
-  'test/dist/issue-init-file-roots', 'test/dist/issue-trial-render-output', 'test/dist/issue-check', 'test/dist/graph-browser-snapshot',
-  'libs/adapters/typescript/dist/test/parser-build', 'test/dist/issue-changeset-pages',
+  'libs/sync/dist/test/one-shot-edit', 'test/dist/issue-cli-read-commands', 'test/dist/application-faults', 'test/dist/mcp-bundle',
+  'test/dist/accelerators-off', 'test/dist/application.test', 'test/dist/issue-affected', 'test/dist/issue-identity-dependencies',
+  'libs/sync/dist/test/incremental-resolve', 'libs/sync/dist/test/incremental-link', 'test/dist/cli.test', 'test/dist/issue-concurrent-sync',
+  'libs/sync/dist/test/incremental-reviews', 'test/dist/context.test', 'test/dist/issue-viewer-lifecycle', 'test/dist/every-tool-schemas',
+  'test/dist/issue-review-stamps', 'test/dist/cli-bundle', 'test/dist/graph-browser-snapshot', 'test/dist/issue-trial-render-output',
+  'libs/adapters/typescript/dist/test/parser-build', 'test/dist/issue-init-file-roots', 'libs/builder/dist/test/parse-routes', 'test/dist/cli-full-bundle',
+  'test/dist/issue-check', 'test/dist/issue-changeset-pages',
 ];
 const rank = (f) => {
   const i = HEAVIEST.findIndex((part) => f.split(path.sep).join('/').includes(part));

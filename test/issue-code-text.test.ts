@@ -7,6 +7,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import { MAX_CODE_LINE_CHARS, MAX_CODE_TEXT_CHARS } from '@docforge/core';
+import { readPublication, stateLayout } from '@docforge/store';
 import { CLI_ENTRY, REPO_ROOT } from './helpers/paths.js';
 import { tempDir } from './helpers/projects.js';
 import type { Json } from './helpers/server.js';
@@ -22,6 +26,20 @@ function search(root: string, query: string, limit = 10): Json[] {
   const out = cli(['search', '-C', root, '--json', '--limit', String(limit), query]);
   assert.equal(out.status, 0, out.stderr);
   return (JSON.parse(out.stdout) as Json).items as Json[];
+}
+
+/** The stored code lines (`<line>\t<text>`) of every node of `root`'s published index (node_code.lines, raw DEFLATE). */
+function codeLines(root: string): string[] {
+  const layout = stateLayout(path.join(root, '.docforge'), root);
+  const publication = readPublication(layout);
+  assert.ok(publication !== null);
+  const db = new Database(path.join(layout.indexDir, publication.index_file), { readonly: true, fileMustExist: true });
+  try {
+    const blobs = db.prepare('SELECT lines FROM node_code').pluck().all() as Buffer[];
+    return blobs.flatMap((blob) => inflateRawSync(blob).toString('utf8').split('\n').filter((line) => line !== ''));
+  } finally {
+    db.close();
+  }
 }
 
 /** The 1-based line of `file` holding `text` (the first one). */
@@ -133,7 +151,12 @@ test('a huge generated function\'s code text is capped: lines past the cap are n
   assert.equal(first[0]!.excerpt, "line 12: out.push('marker10')");
   // About 2,500 lines fit in 64 Ki characters; the last of 40,000 is past the cap.
   assert.deepEqual(search(root, 'marker39999'), []);
-  const started = performance.now();
-  search(root, 'marker2000');
-  assert.ok(performance.now() - started < 20_000);
+  // What keeps the search fast, without a clock (issue 29 item 7: it was a 20 s wall-time bound, which a
+  // loaded machine can outlast): the node's stored lines, which a search reads its excerpt from, hold at
+  // most MAX_CODE_TEXT_CHARS characters (plus the one line that crosses it), a few thousand of the 40,000.
+  assert.equal(search(root, 'marker2000')[0]?.id, 'code:huge.js#generated');
+  const stored = codeLines(root);
+  assert.ok(stored.length > 1000 && stored.length < 5000, `${stored.length} lines stored`);
+  const chars = stored.reduce((sum, line) => sum + line.slice(line.indexOf('\t') + 1).length, 0);
+  assert.ok(chars <= MAX_CODE_TEXT_CHARS + MAX_CODE_LINE_CHARS, `${chars} characters stored`);
 });

@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { viewerRuntimePaths } from '@docforge/ipc';
-import { exampleProjectCopy, removeDir } from './helpers/projects.js';
+import { sharedExampleProject, tempDir } from './helpers/projects.js';
 import { CLI_ENTRY, REPO_ROOT } from './helpers/paths.js';
 import { useServer } from './helpers/server.js';
 import { useViewerRuntime } from './helpers/viewer.js';
@@ -47,15 +47,16 @@ function workerConfig(root: string): Record<string, unknown> {
   return { worker_id: 'orphan-test', project_root: root, project_id: current.project_id, index_path: path.join(root, '.docforge/index', String(current.index_file)), signature, no_ast: false };
 }
 
-test('a worker whose manager is SIGKILLed right after the fork, before the worker started, exits', async (t) => {
-  const root = exampleProjectCopy();
-  t.after(() => removeDir(root));
-  // A copy's index file has another inode than its publication records: sync so the worker binds a valid one.
+test('a worker whose manager is SIGKILLed right after the fork, before the worker started, exits', async () => {
+  // Only read (the worker's log goes to a temp dir): the run's shared fixture, current, so the sync below
+  // answers "up to date"; run alone, a private copy, whose index file has another inode than its
+  // publication records: the sync makes the worker bind a valid one.
+  const root = sharedExampleProject();
   const synced = spawnSync(process.execPath, [CLI_ENTRY, 'sync', '-C', root], { encoding: 'utf8' });
   assert.equal(synced.status, 0, synced.stderr);
   // A stand-in manager: forks the real worker launcher with a valid configuration, prints its pid,
   // and kills itself at once, so the worker's channel closes while the worker loads its modules.
-  const workerLog = path.join(root, 'worker.log');
+  const workerLog = path.join(tempDir('docforge-orphan-log-'), 'worker.log');
   const manager = [
     "import { fork } from 'node:child_process';",
     "import { openSync } from 'node:fs';",
@@ -79,10 +80,10 @@ test('a worker whose manager is SIGKILLed right after the fork, before the worke
   assert.doesNotMatch(logged, /cannot start/, 'it stopped for its closed channel, not for a bad configuration');
 });
 
-test('the real viewer manager SIGKILLed right after it forks a worker: the worker exits', async (t) => {
+test('the real viewer manager SIGKILLed right after it forks a worker: the worker exits', async () => {
   const runtime = useViewerRuntime();
-  const root = exampleProjectCopy();
-  t.after(() => removeDir(root));
+  // Only reads the project: the run's shared fixture, current (a private copy is always built from scratch).
+  const root = sharedExampleProject();
   const s = await useServer(root, { env: runtime.env });
   const log = viewerRuntimePaths(runtime.env).log;
   const pending = s.call('docforge_visualize', {}).catch(() => null);

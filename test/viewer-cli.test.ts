@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { CLI_ENTRY } from './helpers/paths.js';
-import { exampleProjectCopy, removeDir } from './helpers/projects.js';
+import { exampleProjectCopy, removeDir, sharedExampleProject } from './helpers/projects.js';
 import { useServer } from './helpers/server.js';
 import { useViewerRuntime } from './helpers/viewer.js';
 
@@ -63,10 +63,10 @@ test('docforge viewer status and stop', async (t) => {
 
 test('docforge viewer open prints a one-time URL that opens the graph browser; usage errors start nothing', async (t) => {
   const runtime = useViewerRuntime();
-  const root = exampleProjectCopy();
+  // Only reads the project: the run's shared fixture, current (a private copy is always built from scratch).
+  const root = sharedExampleProject();
   t.after(async () => {
     await cli(runtime.env, 'viewer', 'stop', '--all');
-    removeDir(root);
   });
   for (const args of [['refund', '--node', 'CMP-LEDGER'], ['--depth', '2'], ['--all']]) {
     const refused = await cli(runtime.env, 'viewer', 'open', '-C', root, ...args);

@@ -162,13 +162,16 @@ test('a deleted socket file is bound again: the manager stays reachable, open co
   const started = await before.request('ensure_worker', ensurePayload(project));
   const first = statSync(daemon.socket).ino;
   rmSync(daemon.socket);
+  // The manager binds the new socket, then restricts it to 0600: wait for both, since a loaded machine can
+  // show the file between the two steps (the runtime dir itself is 0700); a socket never restricted times out.
   await until(async () => {
     try {
-      return statSync(daemon.socket).ino !== first ? true : undefined;
+      const stat = statSync(daemon.socket);
+      return stat.ino !== first && (stat.mode & 0o777) === 0o600 ? true : undefined;
     } catch {
       return undefined;
     }
-  }, 'the socket bound again');
+  }, 'the socket bound again and restricted to 0600');
   assert.equal(statSync(daemon.socket).mode & 0o777, 0o600);
   const after = await daemon.connect('after');
   const listed = await after.request('list_workers', {});

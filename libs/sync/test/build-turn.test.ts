@@ -17,7 +17,8 @@ test('a free build lock is taken at once; a held one is waited for, up to the wa
     assert.ok(free.lock !== null);
     const timedOut = await takeBuildTurn(layout, 50);
     assert.deepEqual(timedOut, { lock: null, waited: true }, 'a wait that runs out builds without the lock');
-    const waiting = takeBuildTurn(layout, 10_000);
+    // Released after 100 ms; the wait given is a hang guard (it was 10 s, which a loaded machine could outlast: issue 29 item 7).
+    const waiting = takeBuildTurn(layout, 120_000);
     setTimeout(() => free.lock!.release(), 100);
     const next = await waiting;
     assert.equal(next.waited, true, 'the turn says another build was waited for, so the sync decides again');
