@@ -291,7 +291,8 @@ class Extractor {
  * @throws DocforgeError `internal_error` when the language's grammar is not loaded on this thread.
  */
 export function extractTree(spec: LanguageSpec, input: CodeExtractInput): ExtractResult {
-  const { parser, query } = requireParser(spec.id);
+  const loaded = requireParser(spec.id);
+  const { parser, query } = loaded.dialect !== null && spec.dialect?.applies(input.path) === true ? loaded.dialect : loaded;
   const extractor = new Extractor(spec, input.path, input.content, input.logic);
   let tree: Tree | null = null;
   try {

@@ -140,6 +140,11 @@ export interface LanguageSpec {
   display: string;
   /** Grammar file name inside @vscode/tree-sitter-wasm/wasm. */
   grammar: string;
+  /**
+   * A second grammar for some of the language's files, loaded beside the first: `grammar` is the `.wasm` file's module
+   * specifier (C: `tree-sitter-c/tree-sitter-c.wasm`), `applies` whether a project-relative path is parsed with it.
+   */
+  dialect?: { grammar: string; applies(path: string): boolean };
   extensions: readonly string[];
   /** Reserved words never indexed as code text. */
   keywords: ReadonlySet<string>;

@@ -1,13 +1,14 @@
 /**
- * C and C++ for the tree-sitter family, both through the C++ grammar of @vscode/tree-sitter-wasm
- * (it bundles no C grammar, and the `tree-sitter-c` npm package builds a native module on install):
- * namespaces (kind `namespace`, reopened in place), classes, structs, unions and enums with a body
- * (a `typedef struct { … } Name` is the struct `Name`), functions and methods. A method defined
- * outside its class is qualified by its written scope (`void ns::Db::open()` is `ns.Db.open`); a
- * prototype or a member declared in its class is a node until the file defines it (the definition
- * takes the node over). Exported: free functions not `static`, members under `public:` (a struct's
- * by default); class members declared `static` have the capability `static`. Includes: `#include
- * "…"` (cpp-resolve.ts).
+ * C and C++ for the tree-sitter family: `.c` files through the C grammar of the `tree-sitter-c`
+ * package (its `.wasm`; @vscode/tree-sitter-wasm bundles no C grammar), every other extension,
+ * `.h` among them, through the C++ grammar of @vscode/tree-sitter-wasm (one set of rules for both:
+ * C's node types are C++'s, under the same field names). Namespaces (kind `namespace`, reopened in
+ * place), classes, structs, unions and enums with a body (a `typedef struct { … } Name` is the
+ * struct `Name`), functions and methods. A method defined outside its class is qualified by its
+ * written scope (`void ns::Db::open()` is `ns.Db.open`); a prototype or a member declared in its
+ * class is a node until the file defines it (the definition takes the node over). Exported: free
+ * functions not `static`, members under `public:` (a struct's by default); class members declared
+ * `static` have the capability `static`. Includes: `#include "…"` (cpp-resolve.ts).
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { TreeImport } from '../link-data.js';
@@ -65,12 +66,13 @@ function access(node: SyntaxNode, parentKind: string): string {
 
 /**
  * The arity of a function declarator's `parameter_list`: each parameter counts, one with a default value is optional, `(void)`
- * is none, and `...` or a parameter pack makes it varargs.
+ * is none, and `...` (C++'s token, C's `variadic_parameter`) or a parameter pack makes it varargs.
  */
 function arity(list: SyntaxNode | null): { min: number; max: number | null } {
   const params = list === null ? [] : named(list).filter((p) => /parameter_declaration$/.test(p.type));
   if (params.length === 1 && params[0]?.type === 'parameter_declaration' && params[0].childForFieldName('declarator') === null && params[0].childForFieldName('type')?.text === 'void') return { min: 0, max: 0 };
-  const varargs = list !== null && (list.children.some((c) => c?.type === '...') || params.some((p) => p.type === 'variadic_parameter_declaration'));
+  // `...` is a bare token to the C++ grammar and a `variadic_parameter` node to the C grammar.
+  const varargs = list !== null && (list.children.some((c) => c?.type === '...' || c?.type === 'variadic_parameter') || params.some((p) => p.type === 'variadic_parameter_declaration'));
   const fixed = params.filter((p) => p.type !== 'variadic_parameter_declaration');
   return { min: fixed.filter((p) => p.type === 'parameter_declaration').length, max: varargs ? null : fixed.length };
 }
@@ -241,6 +243,7 @@ export const CPP_SPEC: LanguageSpec = {
   id: 'cpp',
   display: 'C/C++',
   grammar: 'tree-sitter-cpp.wasm',
+  dialect: { grammar: 'tree-sitter-c/tree-sitter-c.wasm', applies: (path) => path.endsWith('.c') },
   extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx'],
   keywords: KEYWORDS,
   interesting: set(...Object.keys(TYPES), 'type_definition', 'namespace_definition', 'function_definition', 'declaration', 'field_declaration', 'preproc_include',
