@@ -292,7 +292,7 @@ class Extractor {
  */
 export function extractTree(spec: LanguageSpec, input: CodeExtractInput): ExtractResult {
   const loaded = requireParser(spec.id);
-  const { parser, query } = loaded.dialect !== null && spec.dialect?.applies(input.path) === true ? loaded.dialect : loaded;
+  const { parser, query } = loaded.dialect !== null && spec.dialect?.applies(input.path, input.options) === true ? loaded.dialect : loaded;
   const extractor = new Extractor(spec, input.path, input.content, input.logic);
   let tree: Tree | null = null;
   try {

@@ -25,9 +25,9 @@ export interface LoadedGrammar {
 let parsers: ReadonlyMap<string, LoadedGrammar> = new Map();
 let loading: ReadonlyMap<string, Promise<void>> = new Map();
 
-/** The query source capturing every named node whose type is in `types` (types the grammar lacks left out): `[(a) (b)] @n`. */
+/** The query source capturing every named node whose type is in `types` (types the grammar lacks left out; `ERROR` is in every grammar): `[(a) (b)] @n`. */
 function visitQuerySource(language: Language, types: ReadonlySet<string>): string {
-  const known = [...types].filter((type) => language.idForNodeType(type, true) !== null).sort();
+  const known = [...types].filter((type) => type === 'ERROR' || language.idForNodeType(type, true) !== null).sort();
   return `[${known.map((type) => `(${type})`).join(' ')}] @n`;
 }
 

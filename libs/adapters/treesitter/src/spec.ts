@@ -4,7 +4,7 @@
  * bindings, its Logic statement types, and its import resolution.
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
-import type { ModuleResolver } from '@docforge/core';
+import type { CodeExtractInput, ModuleResolver } from '@docforge/core';
 import type { TreeImport, TreeLinkData } from './link-data.js';
 
 /** A definition a syntax node declares. */
@@ -142,9 +142,10 @@ export interface LanguageSpec {
   grammar: string;
   /**
    * A second grammar for some of the language's files, loaded beside the first: `grammar` is the `.wasm` file's module
-   * specifier (C: `tree-sitter-c/tree-sitter-c.wasm`), `applies` whether a project-relative path is parsed with it.
+   * specifier (C: `tree-sitter-c/tree-sitter-c.wasm`), `applies` whether a project-relative path is parsed with it, given the
+   * descriptor's adapter options (`CodeExtractInput.options`).
    */
-  dialect?: { grammar: string; applies(path: string): boolean };
+  dialect?: { grammar: string; applies(path: string, options: CodeExtractInput['options']): boolean };
   extensions: readonly string[];
   /** Reserved words never indexed as code text. */
   keywords: ReadonlySet<string>;

@@ -107,6 +107,14 @@ describe('cpp adapter on in-memory sources', () => {
     assert.deepEqual(c.issues, []);
     assert.deepEqual(c.nodes.map((n) => `${n.id} ${n.kind}`), ['code:list.c module', 'code:list.c#node struct', 'code:list.c#count function', 'code:list.c#log_all function', 'code:list.c#main function']);
     assert.ok(parsed.find((p) => p.path === 'list.h')!.nodes.some((n) => n.id === 'code:list.h#Widget' && n.kind === 'class'));
+    // `[adapter.c] headers = "c"` (a C-only project): `.h` files are C too, so `template`, `new` and `class` are names there.
+    const header = 'int template;\nint count(int new, int class);\n';
+    assert.ok(cpp.extract({ path: 'list.h', content: header, strategy: 'ast', logic: true }).issues.length > 0);
+    // glibc's `__THROW __nonnull ((1))` after a prototype: an ERROR to the C grammar, still read as the prototype.
+    const glibc = cpp.extract({ path: 'aio.h', content: 'extern int aio_read (int *p) __THROW __nonnull ((1));\n', strategy: 'ast', logic: true, options: { c: { headers: 'c' } } });
+    assert.equal(glibc.nodes.find((n) => n.id === 'code:aio.h#aio_read')?.summary, 'extern int aio_read (int *p) __THROW __nonnull ((1))');
+    const asC = cpp.extract({ path: 'list.h', content: header, strategy: 'ast', logic: true, options: { c: { headers: 'c' } } });
+    assert.deepEqual([asC.issues, asC.nodes.map((n) => n.id)], [[], ['code:list.h', 'code:list.h#count']]);
     // Three arguments reach the varargs function `log_all(fmt, ...)`.
     assert.deepEqual(edgeLines(link.edges, 'calls'), ['code:list.c#log_all calls code:list.c#count @4', 'code:list.c#main calls code:list.c#log_all @5']);
   });

@@ -1,7 +1,7 @@
 /**
- * C and C++ for the tree-sitter family: `.c` files through the C grammar of the `tree-sitter-c`
- * package (its `.wasm`; @vscode/tree-sitter-wasm bundles no C grammar), every other extension,
- * `.h` among them, through the C++ grammar of @vscode/tree-sitter-wasm (one set of rules for both:
+ * C and C++ for the tree-sitter family: `.c` files, and `.h` files under `[adapter.c] headers = "c"`,
+ * through the C grammar of the `tree-sitter-c` package (its `.wasm`; @vscode/tree-sitter-wasm
+ * bundles no C grammar); other files through the C++ grammar of @vscode/tree-sitter-wasm (one set of rules for both:
  * C's node types are C++'s, under the same field names). Namespaces (kind `namespace`, reopened in
  * place), classes, structs, unions and enums with a body (a `typedef struct { … } Name` is the
  * struct `Name`), functions and methods. A method defined outside its class is qualified by its
@@ -99,6 +99,21 @@ function typeDefinition(node: SyntaxNode): DefinitionMatch | null {
   return { kind, name, signature: signature(node), capabilities: [], exported: true, body: null, receiver: null, params: [], reopen: false };
 }
 
+const SPECIFIERS = new Set(['storage_class_specifier', 'type_qualifier', 'primitive_type', 'sized_type_specifier', 'type_identifier', 'struct_specifier', 'union_specifier', 'enum_specifier', 'attribute_specifier']);
+
+/**
+ * The declarator of a C prototype the C grammar gives as an ERROR because attribute macros follow its parameters (glibc's
+ * `extern int aio_read (struct aiocb *p) __THROW __nonnull ((1));`): declaration specifiers, then one function declarator as
+ * the last named child. Null for anything else, and always for a tree of the C++ grammar (which reads these as declarations).
+ */
+function cPrototypeDeclarator(node: SyntaxNode): SyntaxNode | null {
+  if (node.tree.language.name !== 'c') return null;
+  const kids = named(node);
+  const last = kids[kids.length - 1];
+  if (kids.length < 2 || last === undefined || functionDeclarator(last) === null) return null;
+  return kids.slice(0, -1).every((kid) => SPECIFIERS.has(kid.type)) ? last : null;
+}
+
 function definition(node: SyntaxNode, parent: { kind: string; qname: string; testFile: boolean }): DefinitionMatch | null {
   if (node.type === 'namespace_definition') {
     const nameNode = node.childForFieldName('name');
@@ -108,9 +123,9 @@ function definition(node: SyntaxNode, parent: { kind: string; qname: string; tes
     const qualifier = [...(parent.qname === '' ? [] : [parent.qname]), ...path.slice(0, -1)].join('.');
     return { kind: 'namespace', name, qualifier, signature: `namespace ${path.join('::')}`, capabilities: [], exported: true, body: null, receiver: null, params: [], reopen: true };
   }
-  if (node.type !== 'function_definition' && node.type !== 'declaration' && node.type !== 'field_declaration') return typeDefinition(node);
+  if (node.type !== 'function_definition' && node.type !== 'declaration' && node.type !== 'field_declaration' && node.type !== 'ERROR') return typeDefinition(node);
   if (parent.kind === 'function' || parent.kind === 'method') return null;
-  const declarator = functionDeclarator(node.childForFieldName('declarator'));
+  const declarator = functionDeclarator(node.type === 'ERROR' ? cPrototypeDeclarator(node) : node.childForFieldName('declarator'));
   const nameNode = declarator?.childForFieldName('declarator');
   const path = nameNode === null || nameNode === undefined || !NAMES.has(nameNode.type) ? null : scopedName(nameNode);
   const name = path?.[path.length - 1];
@@ -243,10 +258,12 @@ export const CPP_SPEC: LanguageSpec = {
   id: 'cpp',
   display: 'C/C++',
   grammar: 'tree-sitter-cpp.wasm',
-  dialect: { grammar: 'tree-sitter-c/tree-sitter-c.wasm', applies: (path) => path.endsWith('.c') },
+  // `.c` always; `.h` when the descriptor says the project is C (`[adapter.c] headers = "c"`).
+  dialect: { grammar: 'tree-sitter-c/tree-sitter-c.wasm', applies: (path, options) => path.endsWith('.c') || (path.endsWith('.h') && options?.['c']?.['headers'] === 'c') },
   extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx'],
   keywords: KEYWORDS,
-  interesting: set(...Object.keys(TYPES), 'type_definition', 'namespace_definition', 'function_definition', 'declaration', 'field_declaration', 'preproc_include',
+  // ERROR: C prototypes followed by attribute macros (cPrototypeDeclarator).
+  interesting: set(...Object.keys(TYPES), 'ERROR', 'type_definition', 'namespace_definition', 'function_definition', 'declaration', 'field_declaration', 'preproc_include',
     'call_expression', 'parameter_declaration', 'optional_parameter_declaration', 'for_range_loop'),
   isTestPath: (path) => /(^|\/)tests?\//i.test(path) || /(^|\/)test_[^/]*$|_test\.[^/.]+$|_unittest\.[^/.]+$/.test(path),
   conventionTested: (path) => {
