@@ -254,6 +254,8 @@ class Extractor {
       const owner = this.callScopes[index];
       if (path === null || head === undefined || owner === undefined) return;
       if (owner.locals.has(head) || (this.spec.callableLocals === true && head === '<self>' && owner.locals.has(path[1] ?? ''))) call.path = null;
+      // An unqualified call naming a local (a C# local function or delegate) reaches no enclosing type's method.
+      else if (head === '<bare>' && owner.locals.has(path[1] ?? '')) call.path = ['<self>', path[1] as string];
       else if (head === owner.receiver) call.path = path.length === 2 ? ['<self>', path[1] as string] : null;
     });
   }

@@ -223,6 +223,12 @@ export interface LanguageSpec {
    * C#, C++): the one declaration whose arity admits the count; none when several or none do, or one has no arity.
    */
   overloads?: boolean;
+  /**
+   * Java and C#: an unqualified call (callee head `<bare>`, else read as `<self>`) that no member of the caller's type or its
+   * ancestors answers reaches the method of an enclosing type (link-enclosing.ts); `rootMembers` are the names every object
+   * has (Java's `Object`, C#'s `System.Object` methods), which never do.
+   */
+  enclosingCalls?: { rootMembers: ReadonlySet<string> };
   /** Whether a `<self>` call that names no member resolves as a plain name (C++: a free function called from a method). */
   selfThenName?: boolean;
   /**
