@@ -91,7 +91,8 @@ export function parseSource(descriptor: Descriptor, entry: SourceEntry, bytes: U
     return { entry, content_hash: contentHash, nodes: [], edges: [], links: [], issues: [], logic_steps: [], logic_flows: [], link_data: null, code_text: [], adapter: null, stripped: false };
   }
   try {
-    const extracted = adapter.extract({ path: entry.path, content: text, strategy: descriptor.adapter.strategy, logic: logicAllowed && descriptor.adapter.strategy === 'ast' });
+    const options = descriptor.adapter.c?.headers === 'c' ? { c: { headers: 'c' } } : undefined;
+    const extracted = adapter.extract({ path: entry.path, content: text, strategy: descriptor.adapter.strategy, logic: logicAllowed && descriptor.adapter.strategy === 'ast', ...(options === undefined ? {} : { options }) });
     // A code node's review hash is over its declaration's lines, whitespace normalised (issue 32 item 1).
     const review_hashes = extracted.review_hashes ?? codeReviewHashes(text, extracted.nodes);
     return { entry, content_hash: contentHash, ...extracted, code_text: extracted.code_text ?? [], review_hashes, links: [], adapter: adapter.id, stripped: false };

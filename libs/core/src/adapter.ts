@@ -12,6 +12,12 @@ export interface CodeExtractInput {
   strategy: AdapterStrategy;
   /** Whether Logic may be produced (false under `--no-ast` or strategy `lexical`). */
   logic: boolean;
+  /**
+   * Optional: the descriptor's `[adapter.NAME]` option tables by NAME, as {@link ModuleResolver.options} has them (`c`:
+   * `{ include_dirs, headers }`; `headers: "c"` reads `.h` files with the C grammar). Part of the descriptor, so a change
+   * rebuilds every file.
+   */
+  options?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** Read-only view of the project files a linker may consult to resolve module specifiers. */

@@ -18,6 +18,8 @@ export interface DescriptorTemplate {
   code: readonly string[];
   /** `[sources].exclude` globs; {@link DEFAULT_EXCLUDES} when omitted. */
   exclude?: readonly string[];
+  /** `"c"`: render `[adapter.c] headers = "c"` (a C-only project: `.h` files are read as C); omitted: no such line. */
+  c_headers?: 'c';
 }
 
 /** The excludes every proposed descriptor carries. */
@@ -83,6 +85,7 @@ export function renderDescriptor(d: DescriptorTemplate): string {
     ...strategyComment(d.code),
     'strategy = "ast"',
     '',
+    ...(d.c_headers === 'c' ? ['[adapter.c]', '# .h files are C: the code roots hold no C++ source ("cpp", the default, reads them as C++).', 'headers = "c"', ''] : []),
     '[limits]',
     'max_results = 200           # cap for every collection tool (1..10000)',
     'max_output_chars = 60000    # MCP response size limit (4000..10000000; a lower value is raised to 4000)',
@@ -387,6 +390,11 @@ function rootExcludesLeftOut(root: string, codeRoots: readonly string[], listed:
   return out;
 }
 
+/** Whether the code roots hold no C++ file (`.cc`, `.cpp`, `.cxx`, `.hpp`, `.hh`, `.hxx`): with C/C++ detected, a C-only project. */
+function noCppSources(root: string, codeRoots: readonly string[], skip: ReadonlySet<string>): boolean {
+  return !codeRoots.some((codeRoot) => visitFiles(join(root, codeRoot), (name) => /\.(cc|cpp|cxx|hpp|hh|hxx)$/i.test(name), skip));
+}
+
 function sanitizeId(name: string): string {
   const id = name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 64).replace(/[-.]+$/, '');
   return id === '' ? 'project' : id;
@@ -442,7 +450,8 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
 
   const code = BUILTIN_CODE_ADAPTERS.filter((language) => languages.has(language));
   // The file system root has no name of its own: the project's name must not be empty (the loader refuses it).
-  const text = renderDescriptor({ id, name: basename(root) || id, content_roots: contentRoots, code_roots: codeRoots, code, exclude });
+  const cHeaders = code.includes('cpp') && noCppSources(root, codeRoots, marks.skip) ? { c_headers: 'c' as const } : {};
+  const text = renderDescriptor({ id, name: basename(root) || id, content_roots: contentRoots, code_roots: codeRoots, code, exclude, ...cHeaders });
   const temp = join(root, `.${DESCRIPTOR_FILE}.${process.pid}.${Date.now()}.tmp`);
   try {
     writeFileSync(temp, text, { flag: 'wx' });

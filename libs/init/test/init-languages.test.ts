@@ -107,6 +107,20 @@ test('a C/C++ project: CMakeLists.txt marks it; build/ and cmake-build-*/ exclud
   }
 });
 
+test('a C-only project gets [adapter.c] headers = "c" (its .h files are C); one with a C++ source keeps the default', () => {
+  const c = tempTree({ 'CMakeLists.txt': 'project(x)\n', 'src/main.c': 'int main(void) { return 0; }\n', 'src/util.h': 'int util(void);\n' });
+  const mixed = tempTree({ 'CMakeLists.txt': 'project(x)\n', 'src/main.c': 'int main(void) { return 0; }\n', 'src/util.h': 'int util(void);\n', 'src/deep/w.cpp': 'int w() { return 1; }\n' });
+  try {
+    assert.match(initProject(c).descriptor_text, /^\[adapter\.c\]\n#[^\n]*\nheaders = "c"$/m);
+    assert.equal(loadDescriptor(c).adapter.c?.headers, 'c');
+    assert.ok(!initProject(mixed).descriptor_text.includes('headers'));
+    assert.equal(loadDescriptor(mixed).adapter.c?.headers, undefined);
+  } finally {
+    removeTree(c);
+    removeTree(mixed);
+  }
+});
+
 test('markers below the top level: a C# solution of nested projects and a Maven multi-module tree get their build folders excluded and listed', () => {
   const solution = tempTree({
     'README.md': '# Shop\n', 'src/App/App.csproj': '<Project/>\n', 'src/App/Program.cs': 'class P { static void Main() {} }\n',

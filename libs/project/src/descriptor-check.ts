@@ -28,7 +28,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   project: ['id', 'name'],
   sources: ['content_roots', 'code_roots', 'exclude'],
   adapter: ['code', 'strategy', 'module', 'canonical_applier', 'c'],
-  adapter_c: ['include_dirs'],
+  adapter_c: ['include_dirs', 'headers'],
   vocabulary: ['kinds', 'authorities', 'statuses', 'relations'],
   limits: ['max_results', 'max_output_chars'],
   state: ['dir'],

@@ -29,6 +29,7 @@ const FIXED: Readonly<Record<string, string>> = {
   'adapter.module': NON_EMPTY,
   'adapter.c': TABLE,
   'adapter.c.include_dirs': STRINGS,
+  'adapter.c.headers': 'must be "c" or "cpp" (the grammar of .h files)',
   'sources.exclude': STRINGS,
   'vocabulary.kinds': STRINGS, 'vocabulary.authorities': STRINGS, 'vocabulary.statuses': STRINGS, 'vocabulary.relations': STRINGS,
   'adapter.strategy': 'must be "ast" or "lexical"',

@@ -99,8 +99,11 @@ export interface Descriptor {
      * canonical application needs a project-owned adapter module exporting `canonicalApplier`.
      */
     canonical_applier: 'generic' | null;
-    /** `[adapter.c]`: project-relative include folders of the C/C++ adapter, in order (the loader always sets it, empty when not declared; hand-built descriptors may omit it). */
-    c?: { include_dirs: string[] };
+    /**
+     * `[adapter.c]`: project-relative include folders of the C/C++ adapter, in order (the loader always sets it, empty when not
+     * declared; hand-built descriptors may omit it), and `headers`, the grammar of `.h` files, as declared (absent: `cpp`).
+     */
+    c?: { include_dirs: string[]; headers?: 'c' | 'cpp' };
   };
   /** Closed vocabularies; null means open. `relations` lists names allowed beyond the 22 aliased ones. */
   vocabulary: {

@@ -180,7 +180,7 @@ export function validateDescriptor(raw: Table, text: string, root: string, file:
     project: { id, name: doc.project.name ?? id },
     sources: { content_roots: contentRoots, code_roots: codeRoots, exclude },
     adapter: { code: adapterCodes(adapter.code, codeRoots), strategy: adapter.strategy ?? 'ast', module, canonical_applier: adapter.canonical_applier === 'generic' ? 'generic' : null,
-      c: { include_dirs: includeDirs } },
+      c: { include_dirs: includeDirs, ...(adapter.c?.headers === undefined ? {} : { headers: adapter.c.headers }) } },
     vocabulary: { kinds: unique(vocab.kinds), authorities: unique(vocab.authorities), statuses: unique(vocab.statuses), relations: unique(vocab.relations) },
     limits,
     state: { dir: stateDir },

@@ -104,7 +104,9 @@ test('[adapter].code accepts auto, none and arrays', () => {
 test('[adapter.c] include_dirs: project-relative folders of the C/C++ adapter, checked like the other paths', () => {
   assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = "cpp"\n[adapter.c]\ninclude_dirs = ["include/", "./src/vendor"]\n`).adapter.c, { include_dirs: ['include', 'src/vendor'] });
   expectInvalid(`${MINIMAL}[adapter.c]\ninclude_dirs = ["../sys"]\n`, 6, 'adapter.c.include_dirs', /^docforge\.toml:6: \[adapter\]\.c\.include_dirs must not escape the project root/);
-  expectInvalid(`${MINIMAL}[adapter.c]\ninclude = ["inc"]\n`, 6, 'adapter.c.include', /is not a known key \(expected one of: include_dirs\)/);
+  assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = "cpp"\n[adapter.c]\nheaders = "c"\n`).adapter.c, { include_dirs: [], headers: 'c' });
+  expectInvalid(`${MINIMAL}[adapter.c]\nheaders = "h"\n`, 6, 'adapter.c.headers', /must be "c" or "cpp"/);
+  expectInvalid(`${MINIMAL}[adapter.c]\ninclude = ["inc"]\n`, 6, 'adapter.c.include', /is not a known key \(expected one of: include_dirs, headers\)/);
 });
 
 test('TOML syntax error reports the line from the parser', () => {

@@ -83,7 +83,9 @@ export function project(lang, outDir = path.join(here, '..', 'out', `polyglot-${
   writeFileSync(path.join(outDir, 'docforge-docs', 'index.md'), `# ${lang}\n`);
   writeFileSync(path.join(outDir, 'docforge.toml'), [
     'schema_version = 1', '[project]', `id = "polyglot-${lang}"`, `name = "${lang}"`, '[sources]', 'content_roots = ["docforge-docs"]', 'code_roots = ["."]',
-    'exclude = ["**/node_modules/**", "**/.git/**", "**/vendor/**", "**/target/**"]', '[adapter]', `code = "${input.adapter}"`, 'strategy = "ast"', '',
+    'exclude = ["**/node_modules/**", "**/.git/**", "**/vendor/**", "**/target/**"]', '[adapter]', `code = "${input.adapter}"`, 'strategy = "ast"',
+    // What `docforge init` writes for a C-only project: its .h files are C.
+    ...(lang === 'c' ? ['[adapter.c]', 'headers = "c"'] : []), '',
   ].join('\n'));
   return outDir;
 }

@@ -44,5 +44,5 @@ export function makeTreeAdapter(spec: LanguageSpec, version: string): CodeAdapte
  * @throws DocforgeError `internal_error` when the WASM runtime or grammar cannot be loaded.
  */
 export function initTreeAdapter(spec: LanguageSpec): Promise<void> {
-  return initGrammar(spec.id, spec.grammar, spec.interesting);
+  return initGrammar(spec.id, spec.grammar, spec.interesting, spec.dialect?.grammar ?? null);
 }

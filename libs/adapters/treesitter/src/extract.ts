@@ -254,6 +254,8 @@ class Extractor {
       const owner = this.callScopes[index];
       if (path === null || head === undefined || owner === undefined) return;
       if (owner.locals.has(head) || (this.spec.callableLocals === true && head === '<self>' && owner.locals.has(path[1] ?? ''))) call.path = null;
+      // An unqualified call naming a local (a C# local function or delegate) reaches no enclosing type's method.
+      else if (head === '<bare>' && owner.locals.has(path[1] ?? '')) call.path = ['<self>', path[1] as string];
       else if (head === owner.receiver) call.path = path.length === 2 ? ['<self>', path[1] as string] : null;
     });
   }
@@ -291,7 +293,8 @@ class Extractor {
  * @throws DocforgeError `internal_error` when the language's grammar is not loaded on this thread.
  */
 export function extractTree(spec: LanguageSpec, input: CodeExtractInput): ExtractResult {
-  const { parser, query } = requireParser(spec.id);
+  const loaded = requireParser(spec.id);
+  const { parser, query } = loaded.dialect !== null && spec.dialect?.applies(input.path, input.options) === true ? loaded.dialect : loaded;
   const extractor = new Extractor(spec, input.path, input.content, input.logic);
   let tree: Tree | null = null;
   try {

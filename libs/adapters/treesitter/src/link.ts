@@ -11,6 +11,7 @@ import type { GraphEdge, LinkInput, LinkResult, ModuleResolver } from '@docforge
 import { readTreeLinkData, type TreeLinkData } from './link-data.js';
 import type { ImportTarget, LanguageResolver, LanguageSpec, ResolveContext } from './spec.js';
 import { AncestorWalk, type Answer, type DefRef, type Step } from './link-walk.js';
+import { enclosingMember, unbare } from './link-enclosing.js';
 
 interface Binding {
   files?: string[];
@@ -34,14 +35,9 @@ interface FileInfo {
 const CALLABLE = new Set(['function', 'method']);
 const TYPES = new Set(['class', 'interface', 'struct', 'trait', 'enum', 'type', 'record']);
 
-function parentQname(qname: string): string {
-  const dot = qname.lastIndexOf('.');
-  return dot < 0 ? '' : qname.slice(0, dot);
-}
+const parentQname = (qname: string): string => (qname.lastIndexOf('.') < 0 ? '' : qname.slice(0, qname.lastIndexOf('.')));
 
-function stat(stats: Record<string, number>, key: string): void {
-  stats[key] = (stats[key] ?? 0) + 1;
-}
+const stat = (stats: Record<string, number>, key: string): void => void (stats[key] = (stats[key] ?? 0) + 1);
 
 class TreeLinker {
   readonly infos = new Map<string, FileInfo>();
@@ -304,7 +300,8 @@ class TreeLinker {
     return parent === null ? null : (this.walk.answer(parent, name, info.path, true) ?? null);
   }
 
-  resolvePath(info: FileInfo, owner: string, path: readonly string[]): DefRef | null {
+  /** `bare`: an unqualified call (`<bare>` in the link data), which may reach an enclosing type's method (`enclosingCalls`). */
+  resolvePath(info: FileInfo, owner: string, path: readonly string[], bare = false): DefRef | null {
     const [head, ...rest] = path;
     if (head === undefined) return null;
     if (head === '<parent>') return rest.length === 1 && this.spec.mixins === true ? this.parentMember(info, owner, rest[0] as string) : null;
@@ -325,6 +322,8 @@ class TreeLinker {
         // Inherited: the nearest ancestor declaring the name; an unproven one (overloaded, two bases) gives none.
         const inherited = this.walk.answer(selfDef, name, info.path, true, true);
         if (inherited !== undefined) return inherited;
+        const outer = bare && this.spec.enclosingCalls !== undefined ? this.enclosing(info, selfType, name) : null;
+        if (outer !== null) return outer;
       }
       if (own === null && this.spec.selfThenName === true && !info.defs.has(qname)) return this.resolvePath(info, owner, [name]);
       if (this.spec.mixins === true && selfDef !== null) {
@@ -425,15 +424,21 @@ class TreeLinker {
     return callerStatic === targetStatic;
   }
 
+  /** {@link enclosingMember} for an unqualified call `name` in type `selfType` of `info`, with the call's argument count. */
+  enclosing(info: FileInfo, selfType: string, name: string): DefRef | null {
+    return enclosingMember({ ref: (q) => this.ref(info.path, q), supertypes: (t) => this.supertypes.get(t.id) ?? [], answer: (t, m) => this.walk.answer(t, m, info.path, true), arity: (d) => this.infos.get(d.file)?.data.arity?.[d.qname] }, selfType, name, this.spec.enclosingCalls?.rootMembers ?? new Set(), this.args);
+  }
+
   linkCalls(info: FileInfo): void {
     const isTest = this.spec.isTestPath(info.path);
     for (const call of info.data.calls) {
       stat(this.stats, 'calls_total');
       const sourceId = call.owner === '' ? info.moduleId : info.defs.get(call.owner)?.id;
       this.args = this.spec.overloads === true ? call.args : undefined;
-      const found = sourceId === undefined || call.path === null ? null : this.resolvePath(info, call.owner, call.path);
+      const { bare, path } = unbare(call.path);
+      const found = sourceId === undefined || path === null ? null : this.resolvePath(info, call.owner, path, bare);
       this.args = undefined;
-      const target = found !== null && call.path !== null && this.sideMatches(info, call.owner, call.path, found) ? found : null;
+      const target = found !== null && path !== null && this.sideMatches(info, call.owner, path, found) ? found : null;
       if (sourceId === undefined || target === null || !CALLABLE.has(target.kind)) {
         stat(this.stats, 'calls_unresolved');
         if (sourceId !== undefined) this.unresolved[sourceId] = (this.unresolved[sourceId] ?? 0) + 1;
@@ -477,11 +482,7 @@ class TreeLinker {
       this.linkCalls(this.infos.get(path) as FileInfo);
     }
     for (const path of paths) this.linkConventionTests(this.infos.get(path) as FileInfo);
-    const edges = [...this.edges.values()].sort((a, b) => {
-      const x = `${a.source_id}\u0000${a.relation}\u0000${a.target_id}`;
-      const y = `${b.source_id}\u0000${b.relation}\u0000${b.target_id}`;
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
+    const edges = [...this.edges].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([, edge]) => edge);
     return { edges, issues: this.spec.issues?.(this.context) ?? [], stats: this.stats, unresolved_calls: this.unresolved, api: this.spec.api?.(this.context) ?? {} };
   }
 }

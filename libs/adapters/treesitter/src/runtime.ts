@@ -1,6 +1,7 @@
 /**
  * The per-thread tree-sitter runtime of the family: web-tree-sitter's WASM module and, per
- * language, its grammar from `@vscode/tree-sitter-wasm` (go, rust, java, c-sharp, ruby, php, cpp).
+ * language, its grammar from `@vscode/tree-sitter-wasm` (go, rust, java, c-sharp, ruby, php, cpp),
+ * plus a language's dialect grammar from its own npm package (C: `tree-sitter-c`).
  * Loading is asynchronous while `CodeAdapter.extract` is synchronous, so a thread awaits
  * {@link initGrammar} once per language and extraction then uses the loaded parser.
  */
@@ -17,40 +18,48 @@ import { errors, toDocforgeError } from '@docforge/core';
 export interface LoadedGrammar {
   parser: Parser;
   query: Query;
+  /** The dialect's parser and query (`LanguageSpec.dialect`: C's `.c` files), or null when the language has none. */
+  dialect: { parser: Parser; query: Query } | null;
 }
 
 let parsers: ReadonlyMap<string, LoadedGrammar> = new Map();
 let loading: ReadonlyMap<string, Promise<void>> = new Map();
 
-/** The query source capturing every named node whose type is in `types` (types the grammar lacks left out): `[(a) (b)] @n`. */
+/** The query source capturing every named node whose type is in `types` (types the grammar lacks left out; `ERROR` is in every grammar): `[(a) (b)] @n`. */
 function visitQuerySource(language: Language, types: ReadonlySet<string>): string {
-  const known = [...types].filter((type) => language.idForNodeType(type, true) !== null).sort();
+  const known = [...types].filter((type) => type === 'ERROR' || language.idForNodeType(type, true) !== null).sort();
   return `[${known.map((type) => `(${type})`).join(' ')}] @n`;
 }
 
-async function load(id: string, grammar: string, interesting: ReadonlySet<string>): Promise<void> {
+/** A parser and visit query for the grammar at module specifier `specifier` (a `.wasm` file inside an npm package). */
+async function loadOne(specifier: string, interesting: ReadonlySet<string>): Promise<{ parser: Parser; query: Query }> {
   const require = createRequire(import.meta.url);
-  const grammarPath = require.resolve(`@vscode/tree-sitter-wasm/wasm/${grammar}`);
+  const language = await Language.load(new Uint8Array(await readFile(require.resolve(specifier))));
+  const parser = new Parser();
+  parser.setLanguage(language);
+  return { parser, query: new Query(language, visitQuerySource(language, interesting)) };
+}
+
+async function load(id: string, grammar: string, interesting: ReadonlySet<string>, dialect: string | null): Promise<void> {
   await Parser.init();
-  const language = await Language.load(new Uint8Array(await readFile(grammarPath)));
-  const created = new Parser();
-  created.setLanguage(language);
-  const query = new Query(language, visitQuerySource(language, interesting));
-  parsers = new Map([...parsers, [id, { parser: created, query }]]);
+  const main = await loadOne(`@vscode/tree-sitter-wasm/wasm/${grammar}`, interesting);
+  const second = dialect === null ? null : await loadOne(dialect, interesting);
+  parsers = new Map([...parsers, [id, { ...main, dialect: second }]]);
 }
 
 /**
  * Loads web-tree-sitter and the grammar `grammar` (a file name inside
  * `@vscode/tree-sitter-wasm/wasm`) for adapter `id` on the current thread, with the query of the
- * node types `interesting` (see {@link LoadedGrammar}). Idempotent and safe
+ * node types `interesting` (see {@link LoadedGrammar}), and the dialect grammar at module specifier
+ * `dialect` (`tree-sitter-c/tree-sitter-c.wasm`) when not null. Idempotent and safe
  * to call concurrently; must resolve before that adapter's `extract` runs with strategy `ast`.
  * @throws DocforgeError `internal_error` (original as `cause`) when the runtime or grammar cannot be loaded; a later call retries.
  */
-export async function initGrammar(id: string, grammar: string, interesting: ReadonlySet<string>): Promise<void> {
+export async function initGrammar(id: string, grammar: string, interesting: ReadonlySet<string>, dialect: string | null = null): Promise<void> {
   if (parsers.has(id)) return;
   let pending = loading.get(id);
   if (pending === undefined) {
-    pending = load(id, grammar, interesting);
+    pending = load(id, grammar, interesting, dialect);
     loading = new Map([...loading, [id, pending]]);
   }
   try {

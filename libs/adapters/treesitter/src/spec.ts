@@ -4,7 +4,7 @@
  * bindings, its Logic statement types, and its import resolution.
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
-import type { ModuleResolver, SourceIssue } from '@docforge/core';
+import type { CodeExtractInput, ModuleResolver, SourceIssue } from '@docforge/core';
 import type { TreeImport, TreeLinkData } from './link-data.js';
 
 /** A definition a syntax node declares. */
@@ -140,6 +140,12 @@ export interface LanguageSpec {
   display: string;
   /** Grammar file name inside @vscode/tree-sitter-wasm/wasm. */
   grammar: string;
+  /**
+   * A second grammar for some of the language's files, loaded beside the first: `grammar` is the `.wasm` file's module
+   * specifier (C: `tree-sitter-c/tree-sitter-c.wasm`), `applies` whether a project-relative path is parsed with it, given the
+   * descriptor's adapter options (`CodeExtractInput.options`).
+   */
+  dialect?: { grammar: string; applies(path: string, options: CodeExtractInput['options']): boolean };
   extensions: readonly string[];
   /** Reserved words never indexed as code text. */
   keywords: ReadonlySet<string>;
@@ -217,6 +223,12 @@ export interface LanguageSpec {
    * C#, C++): the one declaration whose arity admits the count; none when several or none do, or one has no arity.
    */
   overloads?: boolean;
+  /**
+   * Java and C#: an unqualified call (callee head `<bare>`, else read as `<self>`) that no member of the caller's type or its
+   * ancestors answers reaches the method of an enclosing type (link-enclosing.ts); `rootMembers` are the names every object
+   * has (Java's `Object`, C#'s `System.Object` methods), which never do.
+   */
+  enclosingCalls?: { rootMembers: ReadonlySet<string> };
   /** Whether a `<self>` call that names no member resolves as a plain name (C++: a free function called from a method). */
   selfThenName?: boolean;
   /**

@@ -89,6 +89,35 @@ describe('cpp adapter on in-memory sources', () => {
     assert.ok(lexical.parsed.every((p) => p.nodes.length === 1 && p.nodes[0]!.kind === 'module'));
     assert.deepEqual(edgeLines(lexical.link.edges, 'imports'), edgeLines(buildMemory(cpp, SOURCES).link.edges, 'imports'));
   });
+
+  it('reads .c with the C grammar (C++ keywords are names, `...` is varargs) and .h with the C++ grammar', () => {
+    const texts: Record<string, string> = {
+      'list.h': '#pragma once\nclass Widget { public: void draw(); };\nint log_all(const char *fmt, ...);\n',
+      'list.c': [
+        '#include "list.h"',
+        'struct node { struct node *new; int class; };',
+        'static int count(struct node *this) { int n = 0; for (; this; this = this->new) n++; return n; }',
+        'int log_all(const char *fmt, ...) { return count(0); }',
+        'int main(void) { return log_all("x", 1, 2); }',
+        '',
+      ].join('\n'),
+    };
+    const { parsed, link } = buildMemory(cpp, texts);
+    const c = parsed.find((p) => p.path === 'list.c')!;
+    assert.deepEqual(c.issues, []);
+    assert.deepEqual(c.nodes.map((n) => `${n.id} ${n.kind}`), ['code:list.c module', 'code:list.c#node struct', 'code:list.c#count function', 'code:list.c#log_all function', 'code:list.c#main function']);
+    assert.ok(parsed.find((p) => p.path === 'list.h')!.nodes.some((n) => n.id === 'code:list.h#Widget' && n.kind === 'class'));
+    // `[adapter.c] headers = "c"` (a C-only project): `.h` files are C too, so `template`, `new` and `class` are names there.
+    const header = 'int template;\nint count(int new, int class);\n';
+    assert.ok(cpp.extract({ path: 'list.h', content: header, strategy: 'ast', logic: true }).issues.length > 0);
+    // glibc's `__THROW __nonnull ((1))` after a prototype: an ERROR to the C grammar, still read as the prototype.
+    const glibc = cpp.extract({ path: 'aio.h', content: 'extern int aio_read (int *p) __THROW __nonnull ((1));\n', strategy: 'ast', logic: true, options: { c: { headers: 'c' } } });
+    assert.equal(glibc.nodes.find((n) => n.id === 'code:aio.h#aio_read')?.summary, 'extern int aio_read (int *p) __THROW __nonnull ((1))');
+    const asC = cpp.extract({ path: 'list.h', content: header, strategy: 'ast', logic: true, options: { c: { headers: 'c' } } });
+    assert.deepEqual([asC.issues, asC.nodes.map((n) => n.id)], [[], ['code:list.h', 'code:list.h#count']]);
+    // Three arguments reach the varargs function `log_all(fmt, ...)`.
+    assert.deepEqual(edgeLines(link.edges, 'calls'), ['code:list.c#log_all calls code:list.c#count @4', 'code:list.c#main calls code:list.c#log_all @5']);
+  });
 });
 
 const require = createRequire(import.meta.url);
@@ -123,9 +152,11 @@ describe('cpp adapter on tree-sitter\'s C runtime (web-tree-sitter 0.25.10 lib/)
   it('C: finds the includers and callers of the three most-included headers as the source says', () => {
     const texts = readTree(join(packageDir('web-tree-sitter'), 'lib'), ['.c', '.h']);
     assert.ok(Object.keys(texts).length >= 30);
-    const { link } = buildMemory(cpp, texts);
+    const { parsed, link } = buildMemory(cpp, texts);
     checkTop(texts, link.edges);
     assert.ok(link.edges.filter((e) => e.relation === 'calls').length > 500);
+    // The C grammar reads `Array(StackNode *) stack = ...` (a macro type) and the amalgamation without recovery.
+    for (const path of ['subtree.c', 'tree-sitter.c']) assert.deepEqual(parsed.find((p) => p.path === path)!.issues, [], path);
   });
 
   it('C++: finds the includers and callers of the three most-included files as the source says', () => {

@@ -44,13 +44,17 @@ export interface DescriptorDocument {
      */
     canonical_applier?: 'generic';
     /**
-     * [adapter.c]: options of the C/C++ adapter (cpp), used when the project has no compile_commands.json.
+     * [adapter.c]: options of the C/C++ adapter (cpp); include_dirs is used when the project has no compile_commands.json.
      */
     c?: {
       /**
        * Project-relative folders where #include looks after the including file's own folder, in order.
        */
       include_dirs?: Relpath[];
+      /**
+       * The grammar of .h files: "cpp" (the default: C++, for projects with C++ sources) or "c" (a C-only project; docforge init writes it when it finds no C++ source).
+       */
+      headers?: 'c' | 'cpp';
     };
   };
   vocabulary?: {

@@ -3,7 +3,7 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_descriptor = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/descriptor.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"DescriptorDocument","description":"docforge.toml (descriptor schema version 1, DESIGN.md section 3) as parsed from TOML into JSON, before defaults are filled in. Tables are closed: an unknown key is descriptor_invalid. Path checks that need the file system (roots exist, no escape, state dir placement) are made by the loader in @docforge/project, not by this schema.","type":"object","required":["schema_version","project"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"project":{"type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/id"},"name":{"type":"string","pattern":"\\S","description":"Defaults to the id."}}},"sources":{"type":"object","additionalProperties":false,"properties":{"content_roots":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"},"description":"Default [\"docs\"]."},"code_roots":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"},"description":"Default []."},"exclude":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"}}},"adapter":{"type":"object","additionalProperties":false,"properties":{"code":{"description":"A built-in code adapter id, none, auto, or a list of them; default: every built-in adapter when code_roots is nonempty.","anyOf":[{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/adapter_code"},{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/adapter_code"}}]},"strategy":{"enum":["ast","lexical"]},"module":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"},"canonical_applier":{"const":"generic","description":"Opt into DocForge's built-in generic canonical applier (issue 11); without it, canonical application needs a project-owned adapter module exporting canonicalApplier."},"c":{"type":"object","description":"[adapter.c]: options of the C/C++ adapter (cpp), used when the project has no compile_commands.json.","additionalProperties":false,"properties":{"include_dirs":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"},"description":"Project-relative folders where #include looks after the including file's own folder, in order."}}}}},"vocabulary":{"type":"object","additionalProperties":false,"properties":{"kinds":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"authorities":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"statuses":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"relations":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"}}},"limits":{"type":"object","additionalProperties":false,"properties":{"max_results":{"type":"integer","minimum":1,"maximum":10000},"max_output_chars":{"type":"integer","minimum":2000,"maximum":10000000}}},"state":{"type":"object","additionalProperties":false,"properties":{"dir":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"}}},"views":{"type":"array","items":{"type":"object","required":["id","renderer","output"],"additionalProperties":false,"properties":{"id":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/id"},"title":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"select":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/selector"},"output":{"type":"string","minLength":1,"pattern":"\\.html(/+\\.)*/*$","description":"An .html file; trailing / and /. segments are dropped when the loader normalizes the path."},"rows":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/selector"},"columns":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/selector"},"relations":{"type":"array","minItems":1,"items":{"type":"string"}},"mode":{"enum":["coverage"],"description":"matrix only (issue 32): draw each row against the code and the tests it reaches through the relations."},"focus":{"type":"string","minLength":1},"depth":{"type":"integer","minimum":1,"maximum":4}},"allOf":[{"if":{"properties":{"renderer":{"const":"matrix"}}},"then":{"required":["rows","columns","relations"],"not":{"anyOf":[{"required":["focus"]},{"required":["depth"]}]}}},{"if":{"properties":{"renderer":{"const":"graph"}}},"then":{"required":["focus"],"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]},{"required":["mode"]}]}}},{"if":{"properties":{"renderer":{"enum":["page","catalog"]}}},"then":{"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]},{"required":["mode"]},{"required":["focus"]},{"required":["depth"]}]}}}]}},"proposals":{"type":"object","description":"Optional per-writer narrowing of the proposal policy ([proposals.writers.ID]); nothing here widens it.","additionalProperties":false,"properties":{"writers":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"operations":{"type":"array","description":"A repeated operation counts once.","items":{"enum":["node_create","node_update","node_move","relationship_update","node_delete","link_review"]}},"paths":{"type":"array","items":{"type":"string"}}}}},"appliers":{"type":"object","description":"[proposals.appliers.ID] (issue 11): whose changesets the canonical applier ID may apply; an applier not listed may apply any writer's.","additionalProperties":{"type":"object","required":["writers"],"additionalProperties":false,"properties":{"writers":{"type":"array","items":{"type":"string"}}}}}}}}};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/descriptor.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"DescriptorDocument","description":"docforge.toml (descriptor schema version 1, DESIGN.md section 3) as parsed from TOML into JSON, before defaults are filled in. Tables are closed: an unknown key is descriptor_invalid. Path checks that need the file system (roots exist, no escape, state dir placement) are made by the loader in @docforge/project, not by this schema.","type":"object","required":["schema_version","project"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"project":{"type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/id"},"name":{"type":"string","pattern":"\\S","description":"Defaults to the id."}}},"sources":{"type":"object","additionalProperties":false,"properties":{"content_roots":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"},"description":"Default [\"docs\"]."},"code_roots":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"},"description":"Default []."},"exclude":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"}}},"adapter":{"type":"object","additionalProperties":false,"properties":{"code":{"description":"A built-in code adapter id, none, auto, or a list of them; default: every built-in adapter when code_roots is nonempty.","anyOf":[{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/adapter_code"},{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/adapter_code"}}]},"strategy":{"enum":["ast","lexical"]},"module":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"},"canonical_applier":{"const":"generic","description":"Opt into DocForge's built-in generic canonical applier (issue 11); without it, canonical application needs a project-owned adapter module exporting canonicalApplier."},"c":{"type":"object","description":"[adapter.c]: options of the C/C++ adapter (cpp); include_dirs is used when the project has no compile_commands.json.","additionalProperties":false,"properties":{"include_dirs":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"},"description":"Project-relative folders where #include looks after the including file's own folder, in order."},"headers":{"enum":["c","cpp"],"description":"The grammar of .h files: \"cpp\" (the default: C++, for projects with C++ sources) or \"c\" (a C-only project; docforge init writes it when it finds no C++ source)."}}}}},"vocabulary":{"type":"object","additionalProperties":false,"properties":{"kinds":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"authorities":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"statuses":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"relations":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"}}},"limits":{"type":"object","additionalProperties":false,"properties":{"max_results":{"type":"integer","minimum":1,"maximum":10000},"max_output_chars":{"type":"integer","minimum":2000,"maximum":10000000}}},"state":{"type":"object","additionalProperties":false,"properties":{"dir":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"}}},"views":{"type":"array","items":{"type":"object","required":["id","renderer","output"],"additionalProperties":false,"properties":{"id":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/id"},"title":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"select":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/selector"},"output":{"type":"string","minLength":1,"pattern":"\\.html(/+\\.)*/*$","description":"An .html file; trailing / and /. segments are dropped when the loader normalizes the path."},"rows":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/selector"},"columns":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/selector"},"relations":{"type":"array","minItems":1,"items":{"type":"string"}},"mode":{"enum":["coverage"],"description":"matrix only (issue 32): draw each row against the code and the tests it reaches through the relations."},"focus":{"type":"string","minLength":1},"depth":{"type":"integer","minimum":1,"maximum":4}},"allOf":[{"if":{"properties":{"renderer":{"const":"matrix"}}},"then":{"required":["rows","columns","relations"],"not":{"anyOf":[{"required":["focus"]},{"required":["depth"]}]}}},{"if":{"properties":{"renderer":{"const":"graph"}}},"then":{"required":["focus"],"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]},{"required":["mode"]}]}}},{"if":{"properties":{"renderer":{"enum":["page","catalog"]}}},"then":{"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]},{"required":["mode"]},{"required":["focus"]},{"required":["depth"]}]}}}]}},"proposals":{"type":"object","description":"Optional per-writer narrowing of the proposal policy ([proposals.writers.ID]); nothing here widens it.","additionalProperties":false,"properties":{"writers":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"operations":{"type":"array","description":"A repeated operation counts once.","items":{"enum":["node_create","node_update","node_move","relationship_update","node_delete","link_review"]}},"paths":{"type":"array","items":{"type":"string"}}}}},"appliers":{"type":"object","description":"[proposals.appliers.ID] (issue 11): whose changesets the canonical applier ID may apply; an applier not listed may apply any writer's.","additionalProperties":{"type":"object","required":["writers"],"additionalProperties":false,"properties":{"writers":{"type":"array","items":{"type":"string"}}}}}}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func4 = runtime_ucs2length.default;
 const schema7 = {"$id":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/id","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"};
@@ -233,7 +233,7 @@ if(data10.c !== undefined){
 let data16 = data10.c;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key4 in data16){
-if(!(key4 === "include_dirs")) (vErrors ??= []).push({instancePath:instancePath+"/adapter/c",schemaPath:"#/properties/adapter/properties/c/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}), errors++;
+if(!((key4 === "include_dirs") || (key4 === "headers"))) (vErrors ??= []).push({instancePath:instancePath+"/adapter/c",schemaPath:"#/properties/adapter/properties/c/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}), errors++;
 }
 if(data16.include_dirs !== undefined){
 let data17 = data16.include_dirs;
@@ -246,6 +246,10 @@ if(!(validate24(data17[i3], {instancePath:instancePath+"/adapter/c/include_dirs/
 (vErrors ??= []).push({instancePath:instancePath+"/adapter/c/include_dirs",schemaPath:"#/properties/adapter/properties/c/properties/include_dirs/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
+if(data16.headers !== undefined){
+let data19 = data16.headers;
+if(!((data19 === "c") || (data19 === "cpp"))) (vErrors ??= []).push({instancePath:instancePath+"/adapter/c/headers",schemaPath:"#/properties/adapter/properties/c/properties/headers/enum",keyword:"enum",params:{allowedValues: schema6.properties.adapter.properties.c.properties.headers.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/adapter/c",schemaPath:"#/properties/adapter/properties/c/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
@@ -255,47 +259,47 @@ if(!(validate24(data17[i3], {instancePath:instancePath+"/adapter/c/include_dirs/
 }
 }
 if(data.vocabulary !== undefined){
-let data19 = data.vocabulary;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-for(const key5 in data19){
+let data20 = data.vocabulary;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(const key5 in data20){
 if(!((((key5 === "kinds") || (key5 === "authorities")) || (key5 === "statuses")) || (key5 === "relations"))) (vErrors ??= []).push({instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}), errors++;
 }
-if(data19.kinds !== undefined){
-if(!(validate27(data19.kinds, {instancePath:instancePath+"/vocabulary/kinds",parentData:data19,parentDataProperty:"kinds",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
+if(data20.kinds !== undefined){
+if(!(validate27(data20.kinds, {instancePath:instancePath+"/vocabulary/kinds",parentData:data20,parentDataProperty:"kinds",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
-if(data19.authorities !== undefined){
-if(!(validate27(data19.authorities, {instancePath:instancePath+"/vocabulary/authorities",parentData:data19,parentDataProperty:"authorities",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
+if(data20.authorities !== undefined){
+if(!(validate27(data20.authorities, {instancePath:instancePath+"/vocabulary/authorities",parentData:data20,parentDataProperty:"authorities",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
-if(data19.statuses !== undefined){
-if(!(validate27(data19.statuses, {instancePath:instancePath+"/vocabulary/statuses",parentData:data19,parentDataProperty:"statuses",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
+if(data20.statuses !== undefined){
+if(!(validate27(data20.statuses, {instancePath:instancePath+"/vocabulary/statuses",parentData:data20,parentDataProperty:"statuses",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
-if(data19.relations !== undefined){
-if(!(validate27(data19.relations, {instancePath:instancePath+"/vocabulary/relations",parentData:data19,parentDataProperty:"relations",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
+if(data20.relations !== undefined){
+if(!(validate27(data20.relations, {instancePath:instancePath+"/vocabulary/relations",parentData:data20,parentDataProperty:"relations",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.limits !== undefined){
-let data24 = data.limits;
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-for(const key6 in data24){
+let data25 = data.limits;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+for(const key6 in data25){
 if(!((key6 === "max_results") || (key6 === "max_output_chars"))) (vErrors ??= []).push({instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}), errors++;
 }
-if(data24.max_results !== undefined){
-let data25 = data24.max_results;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data25 == "number"){
-if(data25 > 10000 || isNaN(data25)) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}), errors++;
-if(data25 < 1 || isNaN(data25)) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
-}
-}
-if(data24.max_output_chars !== undefined){
-let data26 = data24.max_output_chars;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data25.max_results !== undefined){
+let data26 = data25.max_results;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data26 == "number"){
-if(data26 > 10000000 || isNaN(data26)) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}), errors++;
-if(data26 < 2000 || isNaN(data26)) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"}), errors++;
+if(data26 > 10000 || isNaN(data26)) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}), errors++;
+if(data26 < 1 || isNaN(data26)) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
+}
+}
+if(data25.max_output_chars !== undefined){
+let data27 = data25.max_output_chars;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data27 == "number"){
+if(data27 > 10000000 || isNaN(data27)) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}), errors++;
+if(data27 < 2000 || isNaN(data27)) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"}), errors++;
 }
 }
 } else {
@@ -303,69 +307,54 @@ if(data26 < 2000 || isNaN(data26)) (vErrors ??= []).push({instancePath:instanceP
 }
 }
 if(data.state !== undefined){
-let data27 = data.state;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-for(const key7 in data27){
+let data28 = data.state;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+for(const key7 in data28){
 if(!(key7 === "dir")) (vErrors ??= []).push({instancePath:instancePath+"/state",schemaPath:"#/properties/state/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}), errors++;
 }
-if(data27.dir !== undefined){
-if(!(validate24(data27.dir, {instancePath:instancePath+"/state/dir",parentData:data27,parentDataProperty:"dir",rootData}))) vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors), errors = vErrors.length;
+if(data28.dir !== undefined){
+if(!(validate24(data28.dir, {instancePath:instancePath+"/state/dir",parentData:data28,parentDataProperty:"dir",rootData}))) vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.views !== undefined){
-let data29 = data.views;
-if(Array.isArray(data29)){
-const len4 = data29.length;
+let data30 = data.views;
+if(Array.isArray(data30)){
+const len4 = data30.length;
 for(let i4=0; i4<len4; i4++){
-let data30 = data29[i4];
-const _errs60 = errors;
-let valid20 = true;
+let data31 = data30[i4];
 const _errs61 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.renderer !== undefined){
-if("matrix" !== data30.renderer) (vErrors ??= []).push({}), errors++;
+let valid20 = true;
+const _errs62 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.renderer !== undefined){
+if("matrix" !== data31.renderer) (vErrors ??= []).push({}), errors++;
 }
 }
-var _valid1 = _errs61 === errors;
-errors = _errs60;
+var _valid1 = _errs62 === errors;
+errors = _errs61;
 if(vErrors !== null){
-if(_errs60){
-vErrors.length = _errs60;
+if(_errs61){
+vErrors.length = _errs61;
 } else {
 vErrors = null;
 }
 }
 if(_valid1){
-const _errs63 = errors;
 const _errs64 = errors;
 const _errs65 = errors;
 const _errs66 = errors;
-let valid23 = false;
 const _errs67 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+let valid23 = false;
+const _errs68 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
 let missing0;
 let valid24 = true;
 for( missing0 of schema6.properties.views.items.allOf[0].then.not.anyOf[0].required){
-valid24 = data30[missing0] !== undefined;
+valid24 = data31[missing0] !== undefined;
 if(!valid24){
-(vErrors ??= []).push({}), errors++;
-break;
-}
-}
-}
-var _valid2 = _errs67 === errors;
-valid23 = valid23 || _valid2;
-if(!valid23){
-const _errs68 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-let missing1;
-let valid25 = true;
-for( missing1 of schema6.properties.views.items.allOf[0].then.not.anyOf[1].required){
-valid25 = data30[missing1] !== undefined;
-if(!valid25){
 (vErrors ??= []).push({}), errors++;
 break;
 }
@@ -373,86 +362,86 @@ break;
 }
 var _valid2 = _errs68 === errors;
 valid23 = valid23 || _valid2;
-}
 if(!valid23){
-(vErrors ??= []).push({}), errors++;
-} else {
-errors = _errs66;
-if(vErrors !== null){
-if(_errs66){
-vErrors.length = _errs66;
-} else {
-vErrors = null;
-}
-}
-}
-var valid22 = _errs65 === errors;
-if(valid22){
-(vErrors ??= []).push({instancePath:instancePath+"/views/" + i4,schemaPath:"#/properties/views/items/allOf/0/then/not",keyword:"not",params:{},message:"must NOT be valid"}), errors++;
-} else {
-errors = _errs64;
-if(vErrors !== null){
-if(_errs64){
-vErrors.length = _errs64;
-} else {
-vErrors = null;
-}
-}
-}
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-for(const prop2 of schema6.properties.views.items.allOf[0].then.required){
-if(data30[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
-}
-}
-var _valid1 = _errs63 === errors;
-valid20 = _valid1;
-}
-if(!valid20) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4,schemaPath:"#/properties/views/items/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"}), errors++;
-const _errs70 = errors;
-let valid26 = true;
-const _errs71 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.renderer !== undefined){
-if("graph" !== data30.renderer) (vErrors ??= []).push({}), errors++;
-}
-}
-var _valid3 = _errs71 === errors;
-errors = _errs70;
-if(vErrors !== null){
-if(_errs70){
-vErrors.length = _errs70;
-} else {
-vErrors = null;
-}
-}
-if(_valid3){
-const _errs73 = errors;
-const _errs74 = errors;
-const _errs75 = errors;
-const _errs76 = errors;
-let valid29 = false;
-const _errs77 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-let missing2;
-let valid30 = true;
-for( missing2 of schema6.properties.views.items.allOf[1].then.not.anyOf[0].required){
-valid30 = data30[missing2] !== undefined;
-if(!valid30){
+const _errs69 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing1;
+let valid25 = true;
+for( missing1 of schema6.properties.views.items.allOf[0].then.not.anyOf[1].required){
+valid25 = data31[missing1] !== undefined;
+if(!valid25){
 (vErrors ??= []).push({}), errors++;
 break;
 }
 }
 }
-var _valid4 = _errs77 === errors;
-valid29 = valid29 || _valid4;
-if(!valid29){
+var _valid2 = _errs69 === errors;
+valid23 = valid23 || _valid2;
+}
+if(!valid23){
+(vErrors ??= []).push({}), errors++;
+} else {
+errors = _errs67;
+if(vErrors !== null){
+if(_errs67){
+vErrors.length = _errs67;
+} else {
+vErrors = null;
+}
+}
+}
+var valid22 = _errs66 === errors;
+if(valid22){
+(vErrors ??= []).push({instancePath:instancePath+"/views/" + i4,schemaPath:"#/properties/views/items/allOf/0/then/not",keyword:"not",params:{},message:"must NOT be valid"}), errors++;
+} else {
+errors = _errs65;
+if(vErrors !== null){
+if(_errs65){
+vErrors.length = _errs65;
+} else {
+vErrors = null;
+}
+}
+}
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+for(const prop2 of schema6.properties.views.items.allOf[0].then.required){
+if(data31[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
+}
+}
+var _valid1 = _errs64 === errors;
+valid20 = _valid1;
+}
+if(!valid20) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4,schemaPath:"#/properties/views/items/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"}), errors++;
+const _errs71 = errors;
+let valid26 = true;
+const _errs72 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.renderer !== undefined){
+if("graph" !== data31.renderer) (vErrors ??= []).push({}), errors++;
+}
+}
+var _valid3 = _errs72 === errors;
+errors = _errs71;
+if(vErrors !== null){
+if(_errs71){
+vErrors.length = _errs71;
+} else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs74 = errors;
+const _errs75 = errors;
+const _errs76 = errors;
+const _errs77 = errors;
+let valid29 = false;
 const _errs78 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-let missing3;
-let valid31 = true;
-for( missing3 of schema6.properties.views.items.allOf[1].then.not.anyOf[1].required){
-valid31 = data30[missing3] !== undefined;
-if(!valid31){
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing2;
+let valid30 = true;
+for( missing2 of schema6.properties.views.items.allOf[1].then.not.anyOf[0].required){
+valid30 = data31[missing2] !== undefined;
+if(!valid30){
 (vErrors ??= []).push({}), errors++;
 break;
 }
@@ -462,12 +451,12 @@ var _valid4 = _errs78 === errors;
 valid29 = valid29 || _valid4;
 if(!valid29){
 const _errs79 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-let missing4;
-let valid32 = true;
-for( missing4 of schema6.properties.views.items.allOf[1].then.not.anyOf[2].required){
-valid32 = data30[missing4] !== undefined;
-if(!valid32){
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing3;
+let valid31 = true;
+for( missing3 of schema6.properties.views.items.allOf[1].then.not.anyOf[1].required){
+valid31 = data31[missing3] !== undefined;
+if(!valid31){
 (vErrors ??= []).push({}), errors++;
 break;
 }
@@ -477,12 +466,12 @@ var _valid4 = _errs79 === errors;
 valid29 = valid29 || _valid4;
 if(!valid29){
 const _errs80 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-let missing5;
-let valid33 = true;
-for( missing5 of schema6.properties.views.items.allOf[1].then.not.anyOf[3].required){
-valid33 = data30[missing5] !== undefined;
-if(!valid33){
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing4;
+let valid32 = true;
+for( missing4 of schema6.properties.views.items.allOf[1].then.not.anyOf[2].required){
+valid32 = data31[missing4] !== undefined;
+if(!valid32){
 (vErrors ??= []).push({}), errors++;
 break;
 }
@@ -490,89 +479,89 @@ break;
 }
 var _valid4 = _errs80 === errors;
 valid29 = valid29 || _valid4;
+if(!valid29){
+const _errs81 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing5;
+let valid33 = true;
+for( missing5 of schema6.properties.views.items.allOf[1].then.not.anyOf[3].required){
+valid33 = data31[missing5] !== undefined;
+if(!valid33){
+(vErrors ??= []).push({}), errors++;
+break;
+}
+}
+}
+var _valid4 = _errs81 === errors;
+valid29 = valid29 || _valid4;
 }
 }
 }
 if(!valid29){
 (vErrors ??= []).push({}), errors++;
 } else {
-errors = _errs76;
+errors = _errs77;
 if(vErrors !== null){
-if(_errs76){
-vErrors.length = _errs76;
+if(_errs77){
+vErrors.length = _errs77;
 } else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs75 === errors;
+var valid28 = _errs76 === errors;
 if(valid28){
 (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4,schemaPath:"#/properties/views/items/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid"}), errors++;
 } else {
-errors = _errs74;
+errors = _errs75;
 if(vErrors !== null){
-if(_errs74){
-vErrors.length = _errs74;
+if(_errs75){
+vErrors.length = _errs75;
 } else {
 vErrors = null;
 }
 }
 }
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
 for(const prop3 of schema6.properties.views.items.allOf[1].then.required){
-if(data30[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4,schemaPath:"#/properties/views/items/allOf/1/then/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
+if(data31[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4,schemaPath:"#/properties/views/items/allOf/1/then/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 }
-var _valid3 = _errs73 === errors;
+var _valid3 = _errs74 === errors;
 valid26 = _valid3;
 }
 if(!valid26) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4,schemaPath:"#/properties/views/items/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"}), errors++;
-const _errs82 = errors;
-let valid34 = true;
 const _errs83 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.renderer !== undefined){
-let data33 = data30.renderer;
-if(!((data33 === "page") || (data33 === "catalog"))) (vErrors ??= []).push({}), errors++;
+let valid34 = true;
+const _errs84 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.renderer !== undefined){
+let data34 = data31.renderer;
+if(!((data34 === "page") || (data34 === "catalog"))) (vErrors ??= []).push({}), errors++;
 }
 }
-var _valid5 = _errs83 === errors;
-errors = _errs82;
+var _valid5 = _errs84 === errors;
+errors = _errs83;
 if(vErrors !== null){
-if(_errs82){
-vErrors.length = _errs82;
+if(_errs83){
+vErrors.length = _errs83;
 } else {
 vErrors = null;
 }
 }
 if(_valid5){
-const _errs85 = errors;
 const _errs86 = errors;
 const _errs87 = errors;
 const _errs88 = errors;
-let valid37 = false;
 const _errs89 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+let valid37 = false;
+const _errs90 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
 let missing6;
 let valid38 = true;
 for( missing6 of schema6.properties.views.items.allOf[2].then.not.anyOf[0].required){
-valid38 = data30[missing6] !== undefined;
+valid38 = data31[missing6] !== undefined;
 if(!valid38){
-(vErrors ??= []).push({}), errors++;
-break;
-}
-}
-}
-var _valid6 = _errs89 === errors;
-valid37 = valid37 || _valid6;
-if(!valid37){
-const _errs90 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-let missing7;
-let valid39 = true;
-for( missing7 of schema6.properties.views.items.allOf[2].then.not.anyOf[1].required){
-valid39 = data30[missing7] !== undefined;
-if(!valid39){
 (vErrors ??= []).push({}), errors++;
 break;
 }
@@ -582,12 +571,12 @@ var _valid6 = _errs90 === errors;
 valid37 = valid37 || _valid6;
 if(!valid37){
 const _errs91 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-let missing8;
-let valid40 = true;
-for( missing8 of schema6.properties.views.items.allOf[2].then.not.anyOf[2].required){
-valid40 = data30[missing8] !== undefined;
-if(!valid40){
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing7;
+let valid39 = true;
+for( missing7 of schema6.properties.views.items.allOf[2].then.not.anyOf[1].required){
+valid39 = data31[missing7] !== undefined;
+if(!valid39){
 (vErrors ??= []).push({}), errors++;
 break;
 }
@@ -597,12 +586,12 @@ var _valid6 = _errs91 === errors;
 valid37 = valid37 || _valid6;
 if(!valid37){
 const _errs92 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-let missing9;
-let valid41 = true;
-for( missing9 of schema6.properties.views.items.allOf[2].then.not.anyOf[3].required){
-valid41 = data30[missing9] !== undefined;
-if(!valid41){
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing8;
+let valid40 = true;
+for( missing8 of schema6.properties.views.items.allOf[2].then.not.anyOf[2].required){
+valid40 = data31[missing8] !== undefined;
+if(!valid40){
 (vErrors ??= []).push({}), errors++;
 break;
 }
@@ -612,12 +601,12 @@ var _valid6 = _errs92 === errors;
 valid37 = valid37 || _valid6;
 if(!valid37){
 const _errs93 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-let missing10;
-let valid42 = true;
-for( missing10 of schema6.properties.views.items.allOf[2].then.not.anyOf[4].required){
-valid42 = data30[missing10] !== undefined;
-if(!valid42){
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing9;
+let valid41 = true;
+for( missing9 of schema6.properties.views.items.allOf[2].then.not.anyOf[3].required){
+valid41 = data31[missing9] !== undefined;
+if(!valid41){
 (vErrors ??= []).push({}), errors++;
 break;
 }
@@ -627,18 +616,33 @@ var _valid6 = _errs93 === errors;
 valid37 = valid37 || _valid6;
 if(!valid37){
 const _errs94 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-let missing11;
-let valid43 = true;
-for( missing11 of schema6.properties.views.items.allOf[2].then.not.anyOf[5].required){
-valid43 = data30[missing11] !== undefined;
-if(!valid43){
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing10;
+let valid42 = true;
+for( missing10 of schema6.properties.views.items.allOf[2].then.not.anyOf[4].required){
+valid42 = data31[missing10] !== undefined;
+if(!valid42){
 (vErrors ??= []).push({}), errors++;
 break;
 }
 }
 }
 var _valid6 = _errs94 === errors;
+valid37 = valid37 || _valid6;
+if(!valid37){
+const _errs95 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing11;
+let valid43 = true;
+for( missing11 of schema6.properties.views.items.allOf[2].then.not.anyOf[5].required){
+valid43 = data31[missing11] !== undefined;
+if(!valid43){
+(vErrors ??= []).push({}), errors++;
+break;
+}
+}
+}
+var _valid6 = _errs95 === errors;
 valid37 = valid37 || _valid6;
 }
 }
@@ -648,96 +652,96 @@ valid37 = valid37 || _valid6;
 if(!valid37){
 (vErrors ??= []).push({}), errors++;
 } else {
-errors = _errs88;
+errors = _errs89;
 if(vErrors !== null){
-if(_errs88){
-vErrors.length = _errs88;
+if(_errs89){
+vErrors.length = _errs89;
 } else {
 vErrors = null;
 }
 }
 }
-var valid36 = _errs87 === errors;
+var valid36 = _errs88 === errors;
 if(valid36){
 (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4,schemaPath:"#/properties/views/items/allOf/2/then/not",keyword:"not",params:{},message:"must NOT be valid"}), errors++;
 } else {
-errors = _errs86;
+errors = _errs87;
 if(vErrors !== null){
-if(_errs86){
-vErrors.length = _errs86;
+if(_errs87){
+vErrors.length = _errs87;
 } else {
 vErrors = null;
 }
 }
 }
-var _valid5 = _errs85 === errors;
+var _valid5 = _errs86 === errors;
 valid34 = _valid5;
 }
 if(!valid34) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4,schemaPath:"#/properties/views/items/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"}), errors++;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
 for(const prop4 of schema6.properties.views.items.required){
-if(data30[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+if(data31[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
-for(const key8 in data30){
+for(const key8 in data31){
 if(!(func2.call(schema6.properties.views.items.properties, key8))) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4,schemaPath:"#/properties/views/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}), errors++;
 }
-if(data30.id !== undefined){
-if(!(validate22(data30.id, {instancePath:instancePath+"/views/" + i4+"/id",parentData:data30,parentDataProperty:"id",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
+if(data31.id !== undefined){
+if(!(validate22(data31.id, {instancePath:instancePath+"/views/" + i4+"/id",parentData:data31,parentDataProperty:"id",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
-if(data30.title !== undefined){
-if(typeof data30.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/title",schemaPath:"#/properties/views/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data31.title !== undefined){
+if(typeof data31.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/title",schemaPath:"#/properties/views/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data30.renderer !== undefined){
-let data36 = data30.renderer;
-if(!((((data36 === "page") || (data36 === "catalog")) || (data36 === "matrix")) || (data36 === "graph"))) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/renderer",schemaPath:"#/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema6.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data31.renderer !== undefined){
+let data37 = data31.renderer;
+if(!((((data37 === "page") || (data37 === "catalog")) || (data37 === "matrix")) || (data37 === "graph"))) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/renderer",schemaPath:"#/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema6.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-if(data30.select !== undefined){
-if(!(validate40(data30.select, {instancePath:instancePath+"/views/" + i4+"/select",parentData:data30,parentDataProperty:"select",rootData}))) vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors), errors = vErrors.length;
+if(data31.select !== undefined){
+if(!(validate40(data31.select, {instancePath:instancePath+"/views/" + i4+"/select",parentData:data31,parentDataProperty:"select",rootData}))) vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors), errors = vErrors.length;
 }
-if(data30.output !== undefined){
-let data38 = data30.output;
-if(typeof data38 === "string"){
-if(func4(data38) < 1) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/output",schemaPath:"#/properties/views/items/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
-if(!pattern2.test(data38)) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/output",schemaPath:"#/properties/views/items/properties/output/pattern",keyword:"pattern",params:{pattern: "\\.html(/+\\.)*/*$"},message:"must match pattern \""+"\\.html(/+\\.)*/*$"+"\""}), errors++;
+if(data31.output !== undefined){
+let data39 = data31.output;
+if(typeof data39 === "string"){
+if(func4(data39) < 1) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/output",schemaPath:"#/properties/views/items/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+if(!pattern2.test(data39)) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/output",schemaPath:"#/properties/views/items/properties/output/pattern",keyword:"pattern",params:{pattern: "\\.html(/+\\.)*/*$"},message:"must match pattern \""+"\\.html(/+\\.)*/*$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/output",schemaPath:"#/properties/views/items/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-if(data30.rows !== undefined){
-if(!(validate40(data30.rows, {instancePath:instancePath+"/views/" + i4+"/rows",parentData:data30,parentDataProperty:"rows",rootData}))) vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors), errors = vErrors.length;
+if(data31.rows !== undefined){
+if(!(validate40(data31.rows, {instancePath:instancePath+"/views/" + i4+"/rows",parentData:data31,parentDataProperty:"rows",rootData}))) vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors), errors = vErrors.length;
 }
-if(data30.columns !== undefined){
-if(!(validate40(data30.columns, {instancePath:instancePath+"/views/" + i4+"/columns",parentData:data30,parentDataProperty:"columns",rootData}))) vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors), errors = vErrors.length;
+if(data31.columns !== undefined){
+if(!(validate40(data31.columns, {instancePath:instancePath+"/views/" + i4+"/columns",parentData:data31,parentDataProperty:"columns",rootData}))) vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors), errors = vErrors.length;
 }
-if(data30.relations !== undefined){
-let data41 = data30.relations;
-if(Array.isArray(data41)){
-if(data41.length < 1) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/relations",schemaPath:"#/properties/views/items/properties/relations/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}), errors++;
-const len5 = data41.length;
+if(data31.relations !== undefined){
+let data42 = data31.relations;
+if(Array.isArray(data42)){
+if(data42.length < 1) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/relations",schemaPath:"#/properties/views/items/properties/relations/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}), errors++;
+const len5 = data42.length;
 for(let i5=0; i5<len5; i5++){
-if(typeof data41[i5] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/relations/" + i5,schemaPath:"#/properties/views/items/properties/relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(typeof data42[i5] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/relations/" + i5,schemaPath:"#/properties/views/items/properties/relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/relations",schemaPath:"#/properties/views/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-if(data30.mode !== undefined){
-if(!(data30.mode === "coverage")) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/mode",schemaPath:"#/properties/views/items/properties/mode/enum",keyword:"enum",params:{allowedValues: schema6.properties.views.items.properties.mode.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data31.mode !== undefined){
+if(!(data31.mode === "coverage")) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/mode",schemaPath:"#/properties/views/items/properties/mode/enum",keyword:"enum",params:{allowedValues: schema6.properties.views.items.properties.mode.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-if(data30.focus !== undefined){
-let data44 = data30.focus;
-if(typeof data44 === "string"){
-if(func4(data44) < 1) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/focus",schemaPath:"#/properties/views/items/properties/focus/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+if(data31.focus !== undefined){
+let data45 = data31.focus;
+if(typeof data45 === "string"){
+if(func4(data45) < 1) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/focus",schemaPath:"#/properties/views/items/properties/focus/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/focus",schemaPath:"#/properties/views/items/properties/focus/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-if(data30.depth !== undefined){
-let data45 = data30.depth;
-if(!((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45)))) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/depth",schemaPath:"#/properties/views/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data45 == "number"){
-if(data45 > 4 || isNaN(data45)) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/depth",schemaPath:"#/properties/views/items/properties/depth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"}), errors++;
-if(data45 < 1 || isNaN(data45)) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/depth",schemaPath:"#/properties/views/items/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
+if(data31.depth !== undefined){
+let data46 = data31.depth;
+if(!((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46)))) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/depth",schemaPath:"#/properties/views/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data46 == "number"){
+if(data46 > 4 || isNaN(data46)) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/depth",schemaPath:"#/properties/views/items/properties/depth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"}), errors++;
+if(data46 < 1 || isNaN(data46)) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i4+"/depth",schemaPath:"#/properties/views/items/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 } else {
@@ -749,38 +753,38 @@ if(data45 < 1 || isNaN(data45)) (vErrors ??= []).push({instancePath:instancePath
 }
 }
 if(data.proposals !== undefined){
-let data46 = data.proposals;
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-for(const key9 in data46){
+let data47 = data.proposals;
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+for(const key9 in data47){
 if(!((key9 === "writers") || (key9 === "appliers"))) (vErrors ??= []).push({instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"}), errors++;
 }
-if(data46.writers !== undefined){
-let data47 = data46.writers;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-for(const key10 in data47){
-let data48 = data47[key10];
+if(data47.writers !== undefined){
+let data48 = data47.writers;
 if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
-for(const key11 in data48){
+for(const key10 in data48){
+let data49 = data48[key10];
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+for(const key11 in data49){
 if(!((key11 === "operations") || (key11 === "paths"))) (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}), errors++;
 }
-if(data48.operations !== undefined){
-let data49 = data48.operations;
-if(Array.isArray(data49)){
-const len6 = data49.length;
+if(data49.operations !== undefined){
+let data50 = data49.operations;
+if(Array.isArray(data50)){
+const len6 = data50.length;
 for(let i6=0; i6<len6; i6++){
-let data50 = data49[i6];
-if(!((((((data50 === "node_create") || (data50 === "node_update")) || (data50 === "node_move")) || (data50 === "relationship_update")) || (data50 === "node_delete")) || (data50 === "link_review"))) (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations/" + i6,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema6.properties.proposals.properties.writers.additionalProperties.properties.operations.items.enum},message:"must be equal to one of the allowed values"}), errors++;
+let data51 = data50[i6];
+if(!((((((data51 === "node_create") || (data51 === "node_update")) || (data51 === "node_move")) || (data51 === "relationship_update")) || (data51 === "node_delete")) || (data51 === "link_review"))) (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations/" + i6,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema6.properties.proposals.properties.writers.additionalProperties.properties.operations.items.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-if(data48.paths !== undefined){
-let data51 = data48.paths;
-if(Array.isArray(data51)){
-const len7 = data51.length;
+if(data49.paths !== undefined){
+let data52 = data49.paths;
+if(Array.isArray(data52)){
+const len7 = data52.length;
 for(let i7=0; i7<len7; i7++){
-if(typeof data51[i7] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i7,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(typeof data52[i7] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i7,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -794,24 +798,24 @@ if(typeof data51[i7] !== "string") (vErrors ??= []).push({instancePath:instanceP
 (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers",schemaPath:"#/properties/proposals/properties/writers/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-if(data46.appliers !== undefined){
-let data53 = data46.appliers;
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
-for(const key12 in data53){
-let data54 = data53[key12];
+if(data47.appliers !== undefined){
+let data54 = data47.appliers;
 if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+for(const key12 in data54){
+let data55 = data54[key12];
+if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
 for(const prop5 of schema6.properties.proposals.properties.appliers.additionalProperties.required){
-if(data54[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
+if(data55[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
-for(const key13 in data54){
+for(const key13 in data55){
 if(!(key13 === "writers")) (vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}), errors++;
 }
-if(data54.writers !== undefined){
-let data55 = data54.writers;
-if(Array.isArray(data55)){
-const len8 = data55.length;
+if(data55.writers !== undefined){
+let data56 = data55.writers;
+if(Array.isArray(data56)){
+const len8 = data56.length;
 for(let i8=0; i8<len8; i8++){
-if(typeof data55[i8] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers/" + i8,schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(typeof data56[i8] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers/" + i8,schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers",schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;

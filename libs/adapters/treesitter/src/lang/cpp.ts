@@ -1,13 +1,14 @@
 /**
- * C and C++ for the tree-sitter family, both through the C++ grammar of @vscode/tree-sitter-wasm
- * (it bundles no C grammar, and the `tree-sitter-c` npm package builds a native module on install):
- * namespaces (kind `namespace`, reopened in place), classes, structs, unions and enums with a body
- * (a `typedef struct { … } Name` is the struct `Name`), functions and methods. A method defined
- * outside its class is qualified by its written scope (`void ns::Db::open()` is `ns.Db.open`); a
- * prototype or a member declared in its class is a node until the file defines it (the definition
- * takes the node over). Exported: free functions not `static`, members under `public:` (a struct's
- * by default); class members declared `static` have the capability `static`. Includes: `#include
- * "…"` (cpp-resolve.ts).
+ * C and C++ for the tree-sitter family: `.c` files, and `.h` files under `[adapter.c] headers = "c"`,
+ * through the C grammar of the `tree-sitter-c` package (its `.wasm`; @vscode/tree-sitter-wasm
+ * bundles no C grammar); other files through the C++ grammar of @vscode/tree-sitter-wasm (one set of rules for both:
+ * C's node types are C++'s, under the same field names). Namespaces (kind `namespace`, reopened in
+ * place), classes, structs, unions and enums with a body (a `typedef struct { … } Name` is the
+ * struct `Name`), functions and methods. A method defined outside its class is qualified by its
+ * written scope (`void ns::Db::open()` is `ns.Db.open`); a prototype or a member declared in its
+ * class is a node until the file defines it (the definition takes the node over). Exported: free
+ * functions not `static`, members under `public:` (a struct's by default); class members declared
+ * `static` have the capability `static`. Includes: `#include "…"` (cpp-resolve.ts).
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { TreeImport } from '../link-data.js';
@@ -65,12 +66,13 @@ function access(node: SyntaxNode, parentKind: string): string {
 
 /**
  * The arity of a function declarator's `parameter_list`: each parameter counts, one with a default value is optional, `(void)`
- * is none, and `...` or a parameter pack makes it varargs.
+ * is none, and `...` (C++'s token, C's `variadic_parameter`) or a parameter pack makes it varargs.
  */
 function arity(list: SyntaxNode | null): { min: number; max: number | null } {
   const params = list === null ? [] : named(list).filter((p) => /parameter_declaration$/.test(p.type));
   if (params.length === 1 && params[0]?.type === 'parameter_declaration' && params[0].childForFieldName('declarator') === null && params[0].childForFieldName('type')?.text === 'void') return { min: 0, max: 0 };
-  const varargs = list !== null && (list.children.some((c) => c?.type === '...') || params.some((p) => p.type === 'variadic_parameter_declaration'));
+  // `...` is a bare token to the C++ grammar and a `variadic_parameter` node to the C grammar.
+  const varargs = list !== null && (list.children.some((c) => c?.type === '...' || c?.type === 'variadic_parameter') || params.some((p) => p.type === 'variadic_parameter_declaration'));
   const fixed = params.filter((p) => p.type !== 'variadic_parameter_declaration');
   return { min: fixed.filter((p) => p.type === 'parameter_declaration').length, max: varargs ? null : fixed.length };
 }
@@ -97,6 +99,21 @@ function typeDefinition(node: SyntaxNode): DefinitionMatch | null {
   return { kind, name, signature: signature(node), capabilities: [], exported: true, body: null, receiver: null, params: [], reopen: false };
 }
 
+const SPECIFIERS = new Set(['storage_class_specifier', 'type_qualifier', 'primitive_type', 'sized_type_specifier', 'type_identifier', 'struct_specifier', 'union_specifier', 'enum_specifier', 'attribute_specifier']);
+
+/**
+ * The declarator of a C prototype the C grammar gives as an ERROR because attribute macros follow its parameters (glibc's
+ * `extern int aio_read (struct aiocb *p) __THROW __nonnull ((1));`): declaration specifiers, then one function declarator as
+ * the last named child. Null for anything else, and always for a tree of the C++ grammar (which reads these as declarations).
+ */
+function cPrototypeDeclarator(node: SyntaxNode): SyntaxNode | null {
+  if (node.tree.language.name !== 'c') return null;
+  const kids = named(node);
+  const last = kids[kids.length - 1];
+  if (kids.length < 2 || last === undefined || functionDeclarator(last) === null) return null;
+  return kids.slice(0, -1).every((kid) => SPECIFIERS.has(kid.type)) ? last : null;
+}
+
 function definition(node: SyntaxNode, parent: { kind: string; qname: string; testFile: boolean }): DefinitionMatch | null {
   if (node.type === 'namespace_definition') {
     const nameNode = node.childForFieldName('name');
@@ -106,9 +123,9 @@ function definition(node: SyntaxNode, parent: { kind: string; qname: string; tes
     const qualifier = [...(parent.qname === '' ? [] : [parent.qname]), ...path.slice(0, -1)].join('.');
     return { kind: 'namespace', name, qualifier, signature: `namespace ${path.join('::')}`, capabilities: [], exported: true, body: null, receiver: null, params: [], reopen: true };
   }
-  if (node.type !== 'function_definition' && node.type !== 'declaration' && node.type !== 'field_declaration') return typeDefinition(node);
+  if (node.type !== 'function_definition' && node.type !== 'declaration' && node.type !== 'field_declaration' && node.type !== 'ERROR') return typeDefinition(node);
   if (parent.kind === 'function' || parent.kind === 'method') return null;
-  const declarator = functionDeclarator(node.childForFieldName('declarator'));
+  const declarator = functionDeclarator(node.type === 'ERROR' ? cPrototypeDeclarator(node) : node.childForFieldName('declarator'));
   const nameNode = declarator?.childForFieldName('declarator');
   const path = nameNode === null || nameNode === undefined || !NAMES.has(nameNode.type) ? null : scopedName(nameNode);
   const name = path?.[path.length - 1];
@@ -241,9 +258,12 @@ export const CPP_SPEC: LanguageSpec = {
   id: 'cpp',
   display: 'C/C++',
   grammar: 'tree-sitter-cpp.wasm',
+  // `.c` always; `.h` when the descriptor says the project is C (`[adapter.c] headers = "c"`).
+  dialect: { grammar: 'tree-sitter-c/tree-sitter-c.wasm', applies: (path, options) => path.endsWith('.c') || (path.endsWith('.h') && options?.['c']?.['headers'] === 'c') },
   extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx'],
   keywords: KEYWORDS,
-  interesting: set(...Object.keys(TYPES), 'type_definition', 'namespace_definition', 'function_definition', 'declaration', 'field_declaration', 'preproc_include',
+  // ERROR: C prototypes followed by attribute macros (cPrototypeDeclarator).
+  interesting: set(...Object.keys(TYPES), 'ERROR', 'type_definition', 'namespace_definition', 'function_definition', 'declaration', 'field_declaration', 'preproc_include',
     'call_expression', 'parameter_declaration', 'optional_parameter_declaration', 'for_range_loop'),
   isTestPath: (path) => /(^|\/)tests?\//i.test(path) || /(^|\/)test_[^/]*$|_test\.[^/.]+$|_unittest\.[^/.]+$/.test(path),
   conventionTested: (path) => {

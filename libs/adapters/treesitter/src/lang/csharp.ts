@@ -100,8 +100,8 @@ function callee(node: SyntaxNode): string[] | null | undefined {
   if (node.type !== 'invocation_expression') return undefined;
   const fn = node.childForFieldName('function');
   if (fn === null) return null;
-  // An unqualified call names a method of the enclosing type.
-  if (fn.type === 'identifier') return ['<self>', fn.text];
+  // An unqualified call names a method of the enclosing type, or of a type enclosing that (`<bare>`, link-enclosing.ts).
+  if (fn.type === 'identifier') return ['<bare>', fn.text];
   if (fn.type !== 'member_access_expression') return null;
   const target = fn.childForFieldName('expression');
   const name = fn.childForFieldName('name');
@@ -183,6 +183,7 @@ export const CSHARP_SPEC: LanguageSpec = {
   implicitSelf: true,
   inherits: true,
   overloads: true,
+  enclosingCalls: { rootMembers: new Set(['Equals', 'GetHashCode', 'ToString', 'GetType', 'MemberwiseClone', 'ReferenceEquals', 'Finalize']) },
   resolver: csharpResolver,
   api: csharpApi,
 };

@@ -101,6 +101,18 @@ function imports(node: SyntaxNode): TreeImport[] | null {
   return [{ line: node.startPosition.row + 1, spec: wildcard ? `${path}.*` : path, alias: null, ...(isStatic ? { static: true } : {}) }];
 }
 
+/**
+ * The head of an unqualified call: `<bare>` (it may reach an enclosing class's method, link-enclosing.ts) in a declared type's
+ * body, `<self>` in an anonymous class's or an enum constant's body, whose own supertype may declare the name.
+ */
+function unqualifiedHead(node: SyntaxNode): string {
+  for (let up = node.parent; up !== null; up = up.parent) {
+    if (up.type === 'class_body') return up.parent?.type === 'object_creation_expression' || up.parent?.type === 'enum_constant' ? '<self>' : '<bare>';
+    if (up.type === 'interface_body' || up.type === 'enum_body') return '<bare>';
+  }
+  return '<self>';
+}
+
 function callee(node: SyntaxNode): string[] | null | undefined {
   // `super(...)` calls the superclass's constructor, `this(...)` another of the own class's (`<init>`: the constructor).
   if (node.type === 'explicit_constructor_invocation') {
@@ -112,7 +124,8 @@ function callee(node: SyntaxNode): string[] | null | undefined {
   const object = node.childForFieldName('object');
   if (name === undefined) return null;
   // An unqualified call names a method of the enclosing class (or a static import, tried after it).
-  if (object === null || object.type === 'this') return ['<self>', name];
+  if (object === null) return [unqualifiedHead(node), name];
+  if (object.type === 'this') return ['<self>', name];
   if (object.type === 'super') return ['<super>', name];
   // `I.super.m()`: the default method m as the superinterface I has it; `Outer.super.m()` (an inner class): Outer's superclass's m.
   if (object.type === 'identifier') return node.children.some((c) => c?.type === 'super') ? ['<qsuper>', object.text, name] : [object.text, name];
@@ -208,6 +221,7 @@ export const JAVA_SPEC: LanguageSpec = {
   implicitSelf: true,
   inherits: true,
   overloads: true,
+  enclosingCalls: { rootMembers: new Set(['equals', 'hashCode', 'toString', 'getClass', 'notify', 'notifyAll', 'wait', 'clone', 'finalize']) },
   resolver: javaResolver,
   api: javaApi,
 };
