@@ -5,7 +5,7 @@
  * no overlap with another `draft` or `ready` changeset (applied and abandoned ones never
  * conflict). Findings carry the operation index, node id, code and remediation.
  */
-import { canonicalJson, sha256, type SourceIssue } from '@docforge/core';
+import { canonicalJson, setOwn, sha256, type SourceIssue } from '@docforge/core';
 import { projectOperations, type OperationOutcome, type Projection } from './projection.js';
 import type { WriterPolicy } from './policy.js';
 import type { ChangesetDocument, Finding, Operation } from './types.js';
@@ -173,7 +173,7 @@ export function evaluate(view: ProjectView, operations: readonly Operation[], op
   }
 
   const captured: Record<string, string | null> = {};
-  for (const outcome of projection.outcomes) for (const p of outcome.paths) captured[p] = ws.baseHash(p);
+  for (const outcome of projection.outcomes) for (const p of outcome.paths) setOwn(captured, p, ws.baseHash(p));
   findings.push(...conflictFindings(options.changesetId, touchedSet(projection.operations, Object.keys(captured)), options.others, projection.operations));
   findings.sort(compareFindings);
   return { projection, findings, valid: !findings.some((f) => f.severity === 'error'), captured, workspace: ws };
