@@ -189,7 +189,7 @@ export async function runSearch(root: string, query: string, limit: number | str
         // The best matching section, as in the JSON (`section`): where to read on.
         if (hit.section) print(`    section ${hit.section.slug} (${hit.section.title}) at ${hit.source_path}:${hit.section.line}`);
       }
-      if (result.dropped_terms.length > 0) print(`(not searched: ${result.dropped_terms.map((d) => `${d.term} [${d.reason}]`).join(', ')})`);
+      if (result.dropped_terms.length > 0) print(`(not searched: ${result.dropped_terms.map((d) => `${d.term} [${d.reason}]`).join(', ')}${result.dropped_terms_total === undefined ? '' : ` and ${result.dropped_terms_total - result.dropped_terms.length} more`})`);
       if (result.items.length === 0) print('no matches');
       else if (result.truncated) print(`(more results: raise --limit, up to ${sync.descriptor.limits.max_results})`);
     }
