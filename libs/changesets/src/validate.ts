@@ -73,9 +73,23 @@ export interface TouchedSet {
   relationships: Set<string>;
 }
 
-/** The static touched set of operations plus their captured source paths. */
+/**
+ * The static touched set of operations plus their captured source paths. Paths, ids and
+ * relationships are held in NFC (issue 30 item 3): two changesets creating `café.md` in NFC and
+ * in NFD touch the same file.
+ */
 export function touchedSet(operations: readonly Operation[], capturedPaths: Iterable<string>): TouchedSet {
-  const set: TouchedSet = { nodes: new Set(), paths: new Set(capturedPaths), relationships: new Set() };
+  const set = rawTouchedSet(operations);
+  for (const p of capturedPaths) set.paths.add(p);
+  return { nodes: nfcSet(set.nodes), paths: nfcSet(set.paths), relationships: nfcSet(set.relationships) };
+}
+
+function nfcSet(values: Set<string>): Set<string> {
+  return new Set([...values].map((v) => v.normalize('NFC')));
+}
+
+function rawTouchedSet(operations: readonly Operation[]): TouchedSet {
+  const set: TouchedSet = { nodes: new Set(), paths: new Set(), relationships: new Set() };
   for (const op of operations) {
     if (op.op === 'node_create') {
       set.nodes.add(op.node.id);
@@ -103,7 +117,8 @@ function firstOperation(operations: readonly Operation[], node: string | null, f
     const op = operations[i]!;
     const set = touchedSet([op], []);
     if (node !== null && set.nodes.has(node)) return i;
-    if (file !== null && ((op.op === 'node_create' && op.path === file) || (op.op === 'node_move' && op.new_path === file))) return i;
+    const landing = op.op === 'node_create' ? op.path : op.op === 'node_move' ? op.new_path : null;
+    if (file !== null && landing !== null && landing.normalize('NFC') === file) return i;
   }
   return null;
 }
