@@ -73,8 +73,11 @@ test('unfittable lists and items are bounded or skipped with a cursor; findings 
     assert.deepEqual(seen, ['TAGS', 'ZZ']);
     assert.deepEqual(oversized, ['LONG']);
   }
-  // get_node of the unfittable node still answers with a clear error, not a hang.
-  await expectError(s.call('docforge_get_node', { node_id: 'LONG' }), 'result_too_large');
+  // get_node of the node whose tag fits no response answers with its tags cut to a prefix that fits,
+  // flagged (issue 30 break-it item 4: get_node always answers; this pinned result_too_large before).
+  const long = await s.call('docforge_get_node', { node_id: 'LONG' });
+  assert.equal(long.ok, true, JSON.stringify(long.error));
+  assert.deepEqual([long.result!.node.tags, long.result!.tags_total, long.result!.tags_truncated], [['t5'], 2, true]);
 
   // 4. validate_project pages with a cursor through every finding, each once.
   const first = await s.call('docforge_validate_project', { limit: 250 });

@@ -260,7 +260,27 @@ function commandOf(parsed: CommandLine): { command: string; rest: string[] } | n
   const foreign = allowed === undefined ? undefined
     : Object.keys(values).find((option) => values[option as keyof typeof values] !== undefined && values[option as keyof typeof values] !== false && !COMMON_OPTIONS.includes(option) && !allowed.includes(option));
   if (foreign !== undefined) return refuse(values.json === true, `${command} does not take --${foreign}`);
+  const malformed = malformedOptionValue(values);
+  if (malformed !== null) return refuse(values.json === true, malformed);
   return { command, rest };
+}
+
+/** Options that take a comma-separated list of values. */
+const LIST_OPTIONS = ['kinds', 'families', 'authorities', 'statuses', 'tags', 'languages', 'capabilities', 'relations'] as const;
+
+/**
+ * A malformed option value refused before any command runs (a usage error, exit 2): a list option
+ * that names no value (`--kinds ''`, `--kinds ,,,`) and a `--sha256` that is not a SHA-256 in hex
+ * (as MCP's `changeset_sha256` pattern refuses it); null when none.
+ */
+function malformedOptionValue(values: CommandValues): string | null {
+  for (const option of LIST_OPTIONS) {
+    const text = values[option];
+    if (typeof text === 'string' && text.split(',').every((value) => value.trim() === '')) return `--${option} needs at least one value, comma-separated (got ${JSON.stringify(text)})`;
+  }
+  const hash = values.sha256;
+  if (typeof hash === 'string' && !/^[0-9a-f]{64}$/.test(hash)) return `--sha256 must be the changeset's SHA-256: 64 lowercase hex digits (got ${JSON.stringify(hash.length > 80 ? `${hash.slice(0, 80)}…` : hash)})`;
+  return null;
 }
 
 /** What every command receives besides its words. */

@@ -192,7 +192,7 @@ export async function runSearch(root: string, query: string, limit: number | str
         // Build copies of the same source (`x.cjs`, `x.d.ts`, a bundle's copy), collapsed into this hit.
         if (hit.copies) print(`    copies: ${hit.copies.join(', ')}${hit.copies_total !== undefined ? ` (${hit.copies_total} in all)` : ''}`);
       }
-      if (result.dropped_terms.length > 0) print(`(not searched: ${result.dropped_terms.map((d) => `${d.term} [${d.reason}]`).join(', ')})`);
+      if (result.dropped_terms.length > 0) print(`(not searched: ${result.dropped_terms.map((d) => `${d.term} [${d.reason}]`).join(', ')}${result.dropped_terms_total === undefined ? '' : ` and ${result.dropped_terms_total - result.dropped_terms.length} more`})`);
       if (result.items.length === 0) print('no matches');
       else if (result.truncated) print(`(more results: raise --limit, up to ${sync.descriptor.limits.max_results})`);
     }

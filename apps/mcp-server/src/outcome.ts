@@ -71,6 +71,23 @@ export interface BodyWindow {
   readonly node: { body: string };
   /** Characters of the full body before the window (`body_offset`); null: the result reports no offset, hence no `next_body_offset`. */
   readonly offset: number | null;
+  /**
+   * Lists of the result that {@link respond} may cut, in this order, when the result does not fit
+   * even with an empty body (at the smallest `max_output_chars`, break-it trial of issue 30).
+   */
+  readonly lists?: readonly CuttableList[];
+}
+
+/** One list of a result that the fitting may cut to a prefix, setting its truncation flag. */
+export interface CuttableList {
+  /** The object holding the list (a part of the result). */
+  readonly holder: Record<string, unknown>;
+  /** The list's key in `holder`. */
+  readonly key: string;
+  /** The object holding the list's truncation flag. */
+  readonly flags: Record<string, unknown>;
+  /** The flag's key in `flags`, set true when the list is cut. */
+  readonly flag: string;
 }
 
 /** What each strategy adds to an outcome beside the result. */

@@ -170,6 +170,7 @@ function fitPage(envelope: Envelope, result: ToolResult, page: Page, max: number
 function fitNodeBody(envelope: Envelope, result: ToolResult, window: BodyWindow, max: number): ToolResponse | string {
   const node = window.node;
   const full = node.body;
+  cutLists(envelope, window, max);
   const kept = longestFitting(Math.min(full.length, max), (n) => {
     node.body = full.slice(0, n);
     result.body_truncated = true;
@@ -180,6 +181,29 @@ function fitNodeBody(envelope: Envelope, result: ToolResult, window: BodyWindow,
   if (window.offset !== null) result.next_body_offset = window.offset + kept;
   const text = JSON.stringify(envelope);
   return text.length <= max ? toToolResponse(envelope, text) : text;
+}
+
+/**
+ * When the result does not fit even with an empty body, cuts the window's lists (in order) to
+ * the longest prefixes that fit, each cut list marked by its flag; the body is left as it was.
+ */
+function cutLists(envelope: Envelope, window: BodyWindow, max: number): void {
+  const node = window.node;
+  const full = node.body;
+  node.body = '';
+  const fits = (): boolean => JSON.stringify(envelope).length + 32 <= max;
+  for (const list of window.lists ?? []) {
+    if (fits()) break;
+    const all = list.holder[list.key];
+    if (!Array.isArray(all) || all.length === 0) continue;
+    const kept = longestFitting(all.length, (n) => {
+      list.holder[list.key] = all.slice(0, n);
+      return fits();
+    });
+    list.holder[list.key] = all.slice(0, kept);
+    list.flags[list.flag] = true;
+  }
+  node.body = full;
 }
 
 /** The `result_too_large` failure of an envelope whose serialization needs `needed` characters. */

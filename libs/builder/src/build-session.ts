@@ -7,7 +7,7 @@
  * fails like any failed build and reports the cause (build.ts runs it again).
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { appendAll, DocforgeError, errors, sha256, type SourceIssue, type WireError } from '@docforge/core';
+import { appendAll, DocforgeError, errors, setOwn, sha256, type SourceIssue, type WireError } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import { cheapIdentity, loadDescriptor, vocabularyCaseIssues, walkAdapterInputs, type SourceEntry, type StatIdentity } from '@docforge/project';
 import { adaptersFor, adapterVersionOf, DependencyRecorder, dependencyIdentities, ensureLinkers, loadedParsers, publishedDependencies } from '@docforge/identity';
@@ -181,7 +181,7 @@ export class BuildSession implements SessionContext {
         stats.reused += 1;
       } else {
         pending.push(entry);
-        if (cached) knownHashes[entry.path] = cached.content_hash;
+        if (cached) setOwn(knownHashes, entry.path, cached.content_hash);
       }
     }
     const batch = { root: task.root, entries: pending, knownHashes, logicAllowed: task.logicAllowed };

@@ -14,6 +14,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
+import { ownValue, setOwn } from '@docforge/core';
 import type { SourceEntry } from '@docforge/project';
 import { parseBatch, type ParseBatchTask, type ParsedBatchItem } from './parse.js';
 
@@ -100,7 +101,10 @@ async function parseOnPool(pool: Piscina, task: ParseBatchTask, onBatch: (done: 
     const entries = bySize.slice(next, next + count);
     next += entries.length;
     const knownHashes: Record<string, string> = {};
-    for (const entry of entries) if (task.knownHashes[entry.path] !== undefined) knownHashes[entry.path] = task.knownHashes[entry.path]!;
+    for (const entry of entries) {
+      const known = ownValue(task.knownHashes, entry.path);
+      if (known !== undefined) setOwn(knownHashes, entry.path, known);
+    }
     return { ...task, entries, knownHashes };
   };
   const byPath = new Map<string, ParsedBatchItem>();

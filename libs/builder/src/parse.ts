@@ -4,7 +4,7 @@
  */
 import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { codeReviewHashes, documentReviewHash, sha256 } from '@docforge/core';
+import { codeReviewHashes, documentReviewHash, ownValue, setOwn, sha256 } from '@docforge/core';
 import { readConfined } from '@docforge/fs-safe';
 import { decodeSourceText, invalidEncodingIssue } from '@docforge/core';
 import { loadDescriptor, parseContentSource, type Descriptor, type SourceEntry } from '@docforge/project';
@@ -31,7 +31,7 @@ export async function parseBatch(task: ParseBatchTask): Promise<ParsedBatchItem[
   const descriptor = loadDescriptor(task.root);
   // Code files without a known hash are parsed for certain: their adapters load first (loaded
   // after the batch's other parses instead, the compiler raised a cold build's peak RSS by 8 MB).
-  await ensureAdapters(adaptersFor(descriptor, task.entries.filter((entry) => task.knownHashes[entry.path] === undefined)));
+  await ensureAdapters(adaptersFor(descriptor, task.entries.filter((entry) => ownValue(task.knownHashes, entry.path) === undefined)));
   const items: ParsedBatchItem[] = [];
   for (const entry of task.entries) {
     let bytes: Buffer;
@@ -42,7 +42,7 @@ export async function parseBatch(task: ParseBatchTask): Promise<ParsedBatchItem[
       continue;
     }
     const contentHash = sha256(bytes);
-    if (task.knownHashes[entry.path] === contentHash) {
+    if (ownValue(task.knownHashes, entry.path) === contentHash) {
       items.push({ reuse: true, entry });
       continue;
     }
@@ -151,7 +151,7 @@ export function readProjectText(root: string, rel: string): string | null {
 /** A copy of a plain object built key by key in its own key order: copies of same-keyed objects share one hidden class. */
 export function sameShape<T extends object>(value: T): T {
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) copy[key] = (value as Record<string, unknown>)[key];
+  for (const key of Object.keys(value)) setOwn(copy, key, (value as Record<string, unknown>)[key]);
   return copy as T;
 }
 

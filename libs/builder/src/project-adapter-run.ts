@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ALIASED_RELATIONS, withContentHash, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import { decodeSourceText, invalidEncodingIssue } from '@docforge/core';
-import { walkAdapterInputs, type Descriptor } from '@docforge/project';
+import { MAX_NODE_ID_CHARS, nodeIdProblem, walkAdapterInputs, type Descriptor } from '@docforge/project';
 import {
   MAX_ADAPTER_EDGES, MAX_ADAPTER_INPUT_BYTES, MAX_ADAPTER_ISSUES, MAX_ADAPTER_NODES, MAX_ADAPTER_TOTAL_BYTES,
   type LoadedAdapter, type ProjectAdapterOutput, type ProjectAdapterRunInput, type ProjectAdapterRunner,
@@ -65,6 +65,19 @@ function optionalString(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
+/** Largest `start_line` / `end_line` an adapter node may give (a 32-bit line number). */
+const MAX_ADAPTER_LINE = 2 ** 31 - 1;
+
+/** Why a node's `start_line` or `end_line` (when given) is unusable, or null. */
+function lineProblem(n: Record<string, unknown>): string | null {
+  for (const key of ['start_line', 'end_line'] as const) {
+    const v = n[key];
+    if (v === undefined) continue;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_ADAPTER_LINE) return `"${key}" must be an integer from 1 to ${MAX_ADAPTER_LINE}, got ${JSON.stringify(v)}`;
+  }
+  return null;
+}
+
 function lineOf(value: unknown): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : 1;
 }
@@ -102,8 +115,14 @@ function normalizeNodes(value: unknown, descriptor: Descriptor, existing: Readon
     const n = (item ?? {}) as Record<string, unknown>;
     const id = n.id;
     const kind = n.kind;
-    if (typeof id !== 'string' || id.trim() === '' || id.length > 1024 || typeof kind !== 'string' || kind.trim() === '' || kind.length > 128) {
+    if (typeof id !== 'string' || id.trim() === '' || id.length > MAX_NODE_ID_CHARS || typeof kind !== 'string' || kind.trim() === '' || kind.length > 128) {
       issue('error', 'adapter_invalid_node', 'An adapter node needs a nonempty string `id` (at most 1024 characters) and `kind`; it was dropped.', typeof id === 'string' ? id.slice(0, 1024) : null);
+      continue;
+    }
+    // The id rules of every authored id (front matter, records), and lines a file can have.
+    const problem = nodeIdProblem(id.normalize('NFC')) ?? lineProblem(n);
+    if (problem !== null) {
+      issue('error', 'adapter_invalid_node', `An adapter node was dropped: ${problem}.`, null);
       continue;
     }
     if (existing.has(id) || added.has(id)) {

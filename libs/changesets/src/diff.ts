@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as Diff from 'diff';
-import { canonicalJson, sha256, type AuthoredNodeField, type GraphNode } from '@docforge/core';
+import { canonicalJson, ownValue, sha256, type AuthoredNodeField, type GraphNode } from '@docforge/core';
 import type { FileChange, NodeState, OperationOutcome } from './projection.js';
 import type { RelationRef } from './types.js';
 
@@ -66,7 +66,7 @@ export interface ChangeEntry {
 }
 
 function sortedRelations(relations: Record<string, string[]>): Record<string, string[]> {
-  return Object.fromEntries(Object.keys(relations).sort().map((r) => [r, [...new Set(relations[r])]]));
+  return Object.fromEntries(Object.keys(relations).sort().map((r) => [r, [...new Set(ownValue(relations, r) ?? [])]]));
 }
 
 function frontMatter(state: NodeState): FrontMatter {
@@ -81,7 +81,7 @@ function stateLabel(state: NodeState | null): string {
 /** Relations of `from` that `to` lacks, as `{relation, target_id}` in relation order. */
 function relationsMissing(from: Record<string, string[]>, to: Record<string, string[]>): RelationRef[] {
   const missing: RelationRef[] = [];
-  for (const [relation, targets] of Object.entries(from)) for (const t of targets) if (!(to[relation] ?? []).includes(t)) missing.push({ relation, target_id: t });
+  for (const [relation, targets] of Object.entries(from)) for (const t of targets) if (!(ownValue(to, relation) ?? []).includes(t)) missing.push({ relation, target_id: t });
   return missing;
 }
 

@@ -4,7 +4,7 @@
  * what it touched and the node before and after. Hash checks, policy, confinement and the
  * `code:` refusal happen here; graph validation and conflicts build on the result (validate.ts).
  */
-import { DocforgeError, errorInContext, errors, type GraphNode } from '@docforge/core';
+import { DocforgeError, errorInContext, errors, ownValue, setOwn, type GraphNode } from '@docforge/core';
 import { confineProposalPath, policyRefusal, protectedPathProblem, type WriterPolicy } from './policy.js';
 import { pathNameProblem, writeTargetOf } from './confinement.js';
 import { realContentRoots } from './journal-check.js';
@@ -87,7 +87,9 @@ function nodeState(ws: Workspace, p: string, node: GraphNode): NodeState {
   const relations: Record<string, string[]> = {};
   for (const edge of ws.parse(p)?.edges ?? []) {
     if (edge.source_id !== node.id) continue;
-    (relations[edge.relation] ??= []).push(edge.target_id);
+    const targets = ownValue(relations, edge.relation);
+    if (targets === undefined) setOwn(relations, edge.relation, [edge.target_id]);
+    else targets.push(edge.target_id);
   }
   return { path: p, node, relations };
 }

@@ -29,7 +29,7 @@ import { parse as parseToml, patch as patchToml, stringify as stringifyToml } fr
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type { Document as YamlDocument } from 'yaml';
-import { AUTHORED_NODE_FIELDS, type GraphNode } from '@docforge/core';
+import { AUTHORED_NODE_FIELDS, ownValue, setOwn, type GraphNode } from '@docforge/core';
 import { cutRecordLines, sameToml } from './toml-check.js';
 import { lfStrings, spliced } from './toml-span.js';
 import { spliceYaml } from './yaml-span.js';
@@ -417,7 +417,7 @@ export function updateRelationsText(node: GraphNode, text: string, add: readonly
     const current = table['relations'];
     const relations: Record<string, unknown> = typeof current === 'object' && current !== null && !Array.isArray(current) ? (current as Table) : {};
     const list = (name: string): string[] => {
-      const value = relations[name];
+      const value = ownValue(relations, name);
       return typeof value === 'string' ? [value] : Array.isArray(value) ? value.map(String) : [];
     };
     for (const ref of remove) {
@@ -428,7 +428,7 @@ export function updateRelationsText(node: GraphNode, text: string, add: readonly
       }
       const left = targets.filter((t) => t !== ref.target_id);
       if (left.length === 0) delete relations[ref.relation];
-      else relations[ref.relation] = left;
+      else setOwn(relations, ref.relation, left);
     }
     for (const ref of add) {
       const targets = list(ref.relation);
@@ -436,7 +436,7 @@ export function updateRelationsText(node: GraphNode, text: string, add: readonly
         warnings.push({ code: 'relation_already_present', message: `${node.id} already has a ${ref.relation} relation to ${ref.target_id}` });
         continue;
       }
-      relations[ref.relation] = [...targets, ref.target_id];
+      setOwn(relations, ref.relation, [...targets, ref.target_id]);
     }
     if (Object.keys(relations).length > 0) table['relations'] = relations;
     else delete table['relations'];

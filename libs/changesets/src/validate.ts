@@ -5,7 +5,7 @@
  * no overlap with another `draft` or `ready` changeset (applied and abandoned ones never
  * conflict). Findings carry the operation index, node id, code and remediation.
  */
-import { canonicalJson, sha256, type SourceIssue } from '@docforge/core';
+import { canonicalJson, setOwn, sha256, type SourceIssue } from '@docforge/core';
 import { projectOperations, type OperationOutcome, type Projection } from './projection.js';
 import type { WriterPolicy } from './policy.js';
 import type { ChangesetDocument, Finding, Operation } from './types.js';
@@ -73,9 +73,23 @@ export interface TouchedSet {
   relationships: Set<string>;
 }
 
-/** The static touched set of operations plus their captured source paths. */
+/**
+ * The static touched set of operations plus their captured source paths. Paths, ids and
+ * relationships are held in NFC (issue 30 item 3): two changesets creating `café.md` in NFC and
+ * in NFD touch the same file.
+ */
 export function touchedSet(operations: readonly Operation[], capturedPaths: Iterable<string>): TouchedSet {
-  const set: TouchedSet = { nodes: new Set(), paths: new Set(capturedPaths), relationships: new Set() };
+  const set = rawTouchedSet(operations);
+  for (const p of capturedPaths) set.paths.add(p);
+  return { nodes: nfcSet(set.nodes), paths: nfcSet(set.paths), relationships: nfcSet(set.relationships) };
+}
+
+function nfcSet(values: Set<string>): Set<string> {
+  return new Set([...values].map((v) => v.normalize('NFC')));
+}
+
+function rawTouchedSet(operations: readonly Operation[]): TouchedSet {
+  const set: TouchedSet = { nodes: new Set(), paths: new Set(), relationships: new Set() };
   for (const op of operations) {
     if (op.op === 'node_create') {
       set.nodes.add(op.node.id);
@@ -103,7 +117,8 @@ function firstOperation(operations: readonly Operation[], node: string | null, f
     const op = operations[i]!;
     const set = touchedSet([op], []);
     if (node !== null && set.nodes.has(node)) return i;
-    if (file !== null && ((op.op === 'node_create' && op.path === file) || (op.op === 'node_move' && op.new_path === file))) return i;
+    const landing = op.op === 'node_create' ? op.path : op.op === 'node_move' ? op.new_path : null;
+    if (file !== null && landing !== null && landing.normalize('NFC') === file) return i;
   }
   return null;
 }
@@ -173,7 +188,7 @@ export function evaluate(view: ProjectView, operations: readonly Operation[], op
   }
 
   const captured: Record<string, string | null> = {};
-  for (const outcome of projection.outcomes) for (const p of outcome.paths) captured[p] = ws.baseHash(p);
+  for (const outcome of projection.outcomes) for (const p of outcome.paths) setOwn(captured, p, ws.baseHash(p));
   findings.push(...conflictFindings(options.changesetId, touchedSet(projection.operations, Object.keys(captured)), options.others, projection.operations));
   findings.sort(compareFindings);
   return { projection, findings, valid: !findings.some((f) => f.severity === 'error'), captured, workspace: ws };

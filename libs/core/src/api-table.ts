@@ -4,6 +4,8 @@
  * built-in adapters so every adapter's table has the same shape and bound.
  */
 
+import { setOwn } from './own-keys.js';
+
 /** Most public names one table holds (bounded work and storage); later new names are dropped. */
 export const MAX_API_NAMES = 20000;
 
@@ -47,7 +49,7 @@ export class ApiTable {
   /** The table as LinkResult `api`: names sorted, each with its ids sorted. */
   toRecord(): Record<string, string[]> {
     const out: Record<string, string[]> = {};
-    for (const name of [...this.table.keys()].sort()) out[name] = [...this.table.get(name)!].sort();
+    for (const name of [...this.table.keys()].sort()) setOwn(out, name, [...this.table.get(name)!].sort());
     return out;
   }
 }

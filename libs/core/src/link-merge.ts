@@ -1,5 +1,6 @@
 /** Merging a code adapter's per-file link outputs into one whole, as a full `link` returns it (adapters and the builder). */
 import { appendAll } from './arrays.js';
+import { ownValue, setOwn } from './own-keys.js';
 import type { FileLinkOutput } from './adapter.js';
 import type { GraphEdge, SourceIssue } from './model.js';
 
@@ -17,7 +18,7 @@ export function mergeLinkOutputs(files: Iterable<FileLinkOutput>): { edges: Grap
       if (!merged.has(key)) merged.set(key, edge);
     }
     appendAll(issues, output.issues);
-    for (const [owner, count] of Object.entries(output.unresolved_calls)) unresolved[owner] = (unresolved[owner] ?? 0) + count;
+    for (const [owner, count] of Object.entries(output.unresolved_calls)) setOwn(unresolved, owner, (ownValue(unresolved, owner) ?? 0) + count);
   }
   return { edges: [...merged.values()].sort(compareEdges), issues, unresolved };
 }

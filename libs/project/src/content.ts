@@ -13,6 +13,7 @@ import { markdownFacts, selfAnchorIssues, SUMMARY_MAX } from './markdown-facts.j
 import type { DocBinding } from './doc-bindings.js';
 import type { ParameterList } from '@docforge/core';
 import { findFrontMatter, findMisplacedFrontMatter, readFrontMatter, type ForeignFields } from './front-matter.js';
+import { MAX_NODE_ID_CHARS, nodeIdProblem, UNSAFE_ID_CHARACTER } from './node-id-rules.js';
 
 /** A relative link from a Markdown node to another project file, resolved later by {@link resolveGraph}. */
 export interface LinkRef {
@@ -105,9 +106,23 @@ function requiredString(table: Table, key: string): string {
   return value;
 }
 
-/** Characters an id may not hold: C0/C1 controls, DEL, bidi controls, invisible format characters. */
-const UNSAFE_ID_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
-const UNSAFE_ID_CHARACTERS = new RegExp(UNSAFE_ID_CHARACTER.source, 'gu');
+
+/** A relation name a proposal can name (the proposal schema's `relation` pattern). */
+const PROPOSABLE_RELATION = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+
+/**
+ * A warning per declared relation whose name no proposal could name (outside the proposal
+ * schema's relation pattern, such as `"Bad Relation!"`): the edge is indexed, but no changeset can
+ * add or remove it.
+ */
+function relationNameWarnings(result: ContentParse, fields: NodeFields, path: string, code: 'malformed_front_matter' | 'malformed_record', lineFor: (relation: string) => number): void {
+  for (const { relation } of fields.relations) {
+    if (PROPOSABLE_RELATION.test(relation)) continue;
+    const line = lineFor(relation);
+    const shown = JSON.stringify(relation.length > 80 ? `${relation.slice(0, 80)}…` : relation);
+    result.issues.push({ severity: 'warning', code, message: `${path}:${line}: relation name ${shown} is not of the form ${PROPOSABLE_RELATION.source} that proposals use; the relation is indexed, but no changeset can add or remove it: rename it`, path, line, node_id: fields.id });
+  }
+}
 
 /** Validates the node fields shared by front matter and `[[node]]` entries. Throws FieldError. */
 function readFields(table: Table, allowed: readonly string[]): NodeFields {
@@ -115,9 +130,10 @@ function readFields(table: Table, allowed: readonly string[]): NodeFields {
   const id = requiredString(table, 'id').normalize('NFC');
   if (id !== id.trim() || /\s/.test(id)) throw new FieldError('id', `"id" must not contain whitespace ("${id}")`);
   if (id.startsWith('code:')) throw new FieldError('id', `"id" must not start with the reserved prefix "code:" ("${id}")`);
-  // Control, bidi and invisible format characters would reach terminals and links unseen (docs/errors.md).
-  const unsafe = UNSAFE_ID_CHARACTER.exec(id);
-  if (unsafe) throw new FieldError('id', `"id" must not contain control, bidi or invisible characters (U+${unsafe[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} in ${JSON.stringify(id).replace(UNSAFE_ID_CHARACTERS, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`)})`);
+  // Control, bidi and invisible format characters would reach terminals and links unseen, and an id
+  // over the tools' node_id limit could never be named (docs/errors.md).
+  const problem = nodeIdProblem(id);
+  if (problem !== null) throw new FieldError('id', problem);
   const kind = requiredString(table, 'kind');
   const title = requiredString(table, 'title');
   const tagsValue = table['tags'] ?? [];
@@ -263,6 +279,10 @@ function plainNode(result: ContentParse, path: string, lines: readonly string[],
     result.issues.push({ severity: 'error', code: 'unsafe_file_name', message: `the file name holds a control, bidi or invisible character (${code}); a node id derived from it would carry it, so the file gives no node: rename it`, path, line: null, node_id: null });
     return result;
   }
+  if (id.length > MAX_NODE_ID_CHARS) {
+    result.issues.push({ severity: 'error', code: 'unsafe_file_name', message: `the path-derived node id is ${id.length} characters, over the tools' node_id limit of ${MAX_NODE_ID_CHARS}: no tool could name it, so the file gives no node; shorten its path or give it an id in front matter`, path, line: null, node_id: null });
+    return result;
+  }
   const node = makeNode({
     id,
     kind: 'document',
@@ -305,6 +325,7 @@ function frontMatterNode(result: ContentParse, path: string, lines: readonly str
     const line = keyLine === null ? 1 : keyLine + 1;
     result.issues.push({ severity: 'warning', code: 'unknown_field', message: `${path}:${line}: front matter field "${key}" is not a DocForge field and is ignored`, path, line, node_id: fields.id });
   }
+  relationNameWarnings(result, fields, path, 'malformed_front_matter', (relation) => (lineOf(outline, `relations.${relation}`) ?? 0) + 1);
   const body = lines.slice(close + 1).join('\n');
   const facts = markdownFacts(body, close + 2, path, null);
   const node = makeNode({
@@ -418,6 +439,7 @@ function parseRecords(path: string, text: string, descriptor: Descriptor): Conte
       const line = lineOf(outline, `${scope}.${key}`) ?? startLine;
       result.issues.push({ severity: 'warning', code: 'unknown_field', message: `${path}:${line}: [[node]] field "${key}" is not a DocForge field and is ignored`, path, line, node_id: fields.id });
     }
+    relationNameWarnings(result, fields, path, 'malformed_record', (relation) => lineOf(outline, `${scope}.relations.${relation}`) ?? startLine);
     const body = fields.body ?? '';
     const node = makeNode({
       id: fields.id,

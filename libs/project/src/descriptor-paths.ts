@@ -9,6 +9,19 @@ import { errors } from '@docforge/core';
 import { DESCRIPTOR_FILE } from './descriptor-types.js';
 import type { Checker } from './descriptor-check.js';
 
+/** C0 controls (NUL included) and DEL: no path value of the descriptor may hold one. */
+const CONTROL_CHAR = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Refuses a path or glob value holding a control character: a NUL can name no file (the file
+ * system refuses it), and the others cannot be shown safely.
+ * @throws DocforgeError descriptor_invalid naming `key`
+ */
+export function noControlChars(check: Checker, key: string, value: string): void {
+  const control = CONTROL_CHAR.exec(value);
+  if (control !== null) check.fail(key, `must not contain control characters (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at offset ${control.index})`);
+}
+
 /** Whether `candidate` is `root` or lies under it (both absolute real paths). */
 export function isInside(root: string, candidate: string): boolean {
   return candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep);
@@ -22,6 +35,7 @@ export function isInside(root: string, candidate: string): boolean {
  */
 export function relativePath(check: Checker, root: string, value: unknown, key: string, allowRoot: boolean, lexical = false): string {
   if (typeof value !== 'string' || value.trim() === '') check.fail(key, 'must be a non-empty string');
+  noControlChars(check, key, value);
   if (isAbsolute(value) || /^[A-Za-z]:/.test(value) || value.startsWith('\\')) check.fail(key, `must be a relative path, got "${value}"`);
   if (value.includes('\\')) check.fail(key, `must use forward slashes, got "${value}"`);
   if (value.split('/').includes('..')) check.fail(key, `must not escape the project root ("..") in "${value}"`);

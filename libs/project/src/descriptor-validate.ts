@@ -13,7 +13,7 @@ import {
 } from './descriptor-types.js';
 import { Checker, type Table } from './descriptor-check.js';
 import { checkDescriptorShape, type ShapeGate } from './descriptor-shape.js';
-import { checkStateDirPlacement, checkStateDirReal, relativePath } from './descriptor-paths.js';
+import { checkStateDirPlacement, checkStateDirReal, noControlChars, relativePath } from './descriptor-paths.js';
 import type { DescriptorDocument } from '@docforge/protocol/descriptor';
 import type { SourceIssue } from '@docforge/core';
 
@@ -66,6 +66,7 @@ function parseWriters(check: Checker, gate: ShapeGate, table: NonNullable<Descri
     if (!WRITER_ID.test(id)) check.fail(scope, 'must name a writer id of 1 to 256 printable characters');
     gate.before(['proposals', 'writers', id, 'paths'], 1);
     const paths = unique(entry.paths);
+    for (const glob of paths ?? []) noControlChars(check, `${scope}.paths`, glob);
     for (const glob of paths ?? []) if (glob.startsWith('/') || glob.split('/').includes('..')) check.fail(`${scope}.paths`, `glob "${glob}" must be project-relative without ".."`);
     defineOwn(writers, id, { operations: unique(entry.operations), paths });
   }
@@ -169,6 +170,7 @@ export function validateDescriptor(raw: Table, text: string, root: string, file:
   gate.pass();
   const id = doc.project.id;
   const exclude = doc.sources?.exclude === undefined ? [...DEFAULT_EXCLUDE] : [...doc.sources.exclude];
+  for (const glob of exclude) noControlChars(check, 'sources.exclude', glob);
   for (const always of [`${stateDir}/**`, '**/.git/**']) if (!exclude.includes(always)) exclude.push(always);
   const adapter = doc.adapter ?? {};
   const vocab = doc.vocabulary ?? {};

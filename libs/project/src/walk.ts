@@ -201,8 +201,16 @@ function readDirectory(run: WalkRun, dirRel: string, role: Role, extensions: Rea
       if (!run.rules.skipDir(rel)) handleLink(run, rel, role, extensions);
     } else if (dirent.isFile()) {
       addFile(run, rel, name, role, extensions);
+    } else if (extensions.has(extensionOf(name)) && !run.rules.excluded(rel)) {
+      // A FIFO, socket or device named like a source is never read (a FIFO would block the build): said, not skipped silently.
+      run.issues.push(issue('warning', 'unreadable_path', rel, `${rel}: not a regular file (${specialKind(dirent)}); skipped`));
     }
   }
+}
+
+/** What kind of non-regular, non-directory, non-link entry a directory entry is. */
+function specialKind(entry: { isFIFO(): boolean; isSocket(): boolean; isBlockDevice(): boolean; isCharacterDevice(): boolean }): string {
+  return entry.isFIFO() ? 'a FIFO' : entry.isSocket() ? 'a socket' : entry.isBlockDevice() || entry.isCharacterDevice() ? 'a device' : 'a special file';
 }
 
 /** A regular file: an entry when its extension (or, under a code root, its manifest name) fits and no glob excludes it. */
@@ -289,7 +297,11 @@ function handleLink(run: WalkRun, rel: string, role: Role, extensions: ReadonlyS
     issues.push(issue('warning', 'symlinked_directory_skipped', rel, `${rel}: symbolic link to a directory inside the root is not followed (it would duplicate or loop)`));
     return;
   }
-  if (!stat.isFile() || !extensions.has(extensionOf(rel)) || run.found.has(rel)) return;
+  if (!extensions.has(extensionOf(rel)) || run.found.has(rel)) return;
+  if (!stat.isFile()) {
+    issues.push(issue('warning', 'unreadable_path', rel, `${rel}: symbolic link to ${specialKind(stat)}, not a regular file; skipped`));
+    return;
+  }
   if (tooLarge(run, rel, role, Number(stat.size))) return;
   run.found.set(rel, entryOf(rel, role, stat));
 }

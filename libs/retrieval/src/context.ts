@@ -24,6 +24,7 @@ import { selectContext, type ContextEntry, type ContextLimits, type ContextProvi
 import { estimateTokens, itemSha256, packStream, MAX_CONTEXT_BUDGET, type PackCandidate, type StreamItem } from './packing.js';
 import { itemCharBudget, pageFromCursor, placeholderReceipt, PLACEHOLDER_HASH, type PageBinding, type PageReceipt } from './stream-page.js';
 import { analyseQuery, type DroppedTerm } from './ranking.js';
+import { listedDroppedTerms } from './query.js';
 
 /** Default token budget of `docforge_get_context` when `budget` is omitted. */
 export const DEFAULT_CONTEXT_BUDGET = 4000;
@@ -81,6 +82,8 @@ export type ContextPageResult = {
    * receives the whole query.
    */
   dropped_terms: DroppedTerm[];
+  /** Present only when `dropped_terms` is cut to its first 600 characters of JSON: how many query words were not searched in all. */
+  dropped_terms_total?: number;
   /** SHA-256 of the complete stream's canonical JSON. */
   collection_hash: string;
   used_tokens: number;
@@ -135,7 +138,7 @@ export function contextPage(reader: IndexReader, provider: ContextProvider | nul
     selection = { truncated: selected.truncated, truncation_reason: selected.truncation_reason, examined_edges: selected.examined_edges };
   }
 
-  const droppedTerms = provider || args.query === undefined ? [] : analyseQuery(args.query).dropped;
+  const droppedTerms = listedDroppedTerms(provider || args.query === undefined ? [] : analyseQuery(args.query).dropped);
   const params = { node_id: args.node_id ?? null, query: args.query ?? null, budget, limit: options.limit };
   const skeleton = (items: StreamItem[], page: PageReceipt, collection: string, used: number, selectedCount: number, omittedCount: number, truncated: boolean): ContextPageResult => ({
     node_id: params.node_id,
@@ -144,7 +147,7 @@ export function contextPage(reader: IndexReader, provider: ContextProvider | nul
     limit: options.limit,
     provider: provider ? 'custom' : 'default',
     selection,
-    dropped_terms: droppedTerms,
+    ...droppedTerms,
     collection_hash: collection,
     used_tokens: used,
     selected_entries: selectedCount,

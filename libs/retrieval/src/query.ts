@@ -110,6 +110,32 @@ export interface DroppedTerm {
   reason: 'stop_word' | 'term_limit';
 }
 
+/**
+ * Characters of the JSON of a listed `dropped_terms` prefix in `docforge_search` and
+ * `docforge_get_context`: a 10,000-character query can drop thousands of words, and the answer
+ * must fit `max_output_chars` at its floor.
+ */
+export const MAX_LISTED_DROPPED_CHARS = 600;
+
+/** The dropped words as listed in a response: every one, or a prefix within {@link MAX_LISTED_DROPPED_CHARS} and `dropped_terms_total` counting them all. */
+export interface ListedDroppedTerms {
+  dropped_terms: DroppedTerm[];
+  /** Present only when `dropped_terms` is a prefix: how many words were not searched in all. */
+  dropped_terms_total?: number;
+}
+
+/** The listed prefix of `dropped` (in query order) within {@link MAX_LISTED_DROPPED_CHARS} of JSON, with the total when cut. */
+export function listedDroppedTerms(dropped: readonly DroppedTerm[]): ListedDroppedTerms {
+  let chars = 2;
+  let listed = 0;
+  while (listed < dropped.length) {
+    chars += JSON.stringify(dropped[listed]).length + 1;
+    if (chars > MAX_LISTED_DROPPED_CHARS) break;
+    listed += 1;
+  }
+  return listed === dropped.length ? { dropped_terms: [...dropped] } : { dropped_terms: dropped.slice(0, listed), dropped_terms_total: dropped.length };
+}
+
 /** The analysed query: its words (stop words dropped unless nothing else remains) and their expansions. */
 export interface AnalysedQuery {
   terms: QueryTerm[];

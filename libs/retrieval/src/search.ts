@@ -2,6 +2,7 @@ import type { FtsCandidate, FtsMatch, IndexReader, NodeFilters, NodeSummary } fr
 import { boundedExcerpt, codeLineExcerpt, EXCERPT_SCAN_CHARS, holdsTerm } from './excerpt.js';
 import { placeExcerpt, type HitSection, type PlacedExcerpt } from './excerpt-section.js';
 import { rankNodes, STOP_WORDS, type DroppedTerm } from './ranking.js';
+import { listedDroppedTerms } from './query.js';
 
 export { STOP_WORDS };
 
@@ -37,8 +38,10 @@ export interface SearchResult {
   truncated: boolean;
   /** The FTS5 query of the full-text candidates (terms and expansions quoted), for transparency. */
   fts_query: string;
-  /** Query words not searched (stop words and question filler; words beyond the 32nd), in query order. */
+  /** Query words not searched (stop words and question filler; words beyond the 32nd), in query order: a prefix within 600 characters of JSON when `dropped_terms_total` is present. */
   dropped_terms: DroppedTerm[];
+  /** Present only when `dropped_terms` is cut: how many query words were not searched in all. */
+  dropped_terms_total?: number;
 }
 
 /** The ranking and excerpts of the last query run against one reader (see {@link lastSearchOf}). */
@@ -87,7 +90,7 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
     const top = ranked[0] ? ranked[0].score : 0;
     exactHit = { id: exact.id, kind: exact.kind, title: boundTitle(exact.title), source_path: exact.source_path, start_line: exact.start_line, excerpt: exact.summary.slice(0, 200), score: Math.round((top + 1) * 1e6) / 1e6, match: 'exact_id', section: null };
   }
-  if (ranked.length === 0 && !exactHit) return { items: [], truncated: false, fts_query: fts, dropped_terms: terms.dropped };
+  if (ranked.length === 0 && !exactHit) return { items: [], truncated: false, fts_query: fts, ...listedDroppedTerms(terms.dropped) };
   const items: SearchHit[] = exactHit ? [exactHit] : [];
   const chosen = ranked.filter((c) => c.row.id !== exactHit?.id).slice(0, Math.max(0, limit - items.length));
   const queryWords = [...new Set(terms.terms.map((t) => t.word))];
@@ -101,7 +104,7 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
     items.push({ id: row.id, kind: row.kind, title: boundTitle(row.title), source_path: row.source_path, start_line: row.start_line, excerpt, score, match: allTerms ? 'all_terms' : 'some_terms', section: section ? { ...section, title: boundTitle(section.title) } : null, ...(copies !== undefined ? { copies } : {}), ...(copies_total !== undefined ? { copies_total } : {}) });
   }
   const total = ranked.filter((c) => c.row.id !== exactHit?.id).length + (exactHit ? 1 : 0);
-  return { items, truncated: windowed || total > items.length, fts_query: fts, dropped_terms: terms.dropped };
+  return { items, truncated: windowed || total > items.length, fts_query: fts, ...listedDroppedTerms(terms.dropped) };
 }
 
 /**

@@ -3,6 +3,7 @@ import { errors } from '@docforge/core';
 import { sectionText } from '@docforge/project';
 import { boundTitle, missingNode, NODE_LIST_CAP, NODE_TITLE_CAP, nodeEdges } from '@docforge/retrieval';
 import { defineTool, loadProtocolTool } from '../define-tool.js';
+import type { CuttableList } from '../outcome.js';
 
 /** The `docforge_get_node` definition. @throws DocforgeError `node_not_found`; `invalid_arguments` for an unknown section slug. */
 export const getNodeTool = defineTool({
@@ -39,6 +40,7 @@ export const getNodeTool = defineTool({
     // "Who does this call": the calls edges are the proven targets; these call sites have none.
     const unresolved = node.origin === 'code' ? { unresolved_calls: reader.unresolvedCalls(id) } : {};
     node.title = boundTitle(node.title, NODE_TITLE_CAP);
+    const edges = nodeEdges(reader, id, 50);
     const result = {
       node,
       title_truncated: titleTruncated,
@@ -46,7 +48,7 @@ export const getNodeTool = defineTool({
       anchors_truncated: anchorsTotal > NODE_LIST_CAP,
       tags_total: tagsTotal,
       tags_truncated: tagsTotal > NODE_LIST_CAP,
-      edges: nodeEdges(reader, id, 50),
+      edges,
       ...unresolved,
       section,
       body_total_chars: total,
@@ -55,6 +57,13 @@ export const getNodeTool = defineTool({
       body_truncated: args.include_body !== false && end < total,
     };
     // The final fitting may cut the window further (then `next_body_offset` continues after the cut).
-    return { result, body: { node, offset } };
+    // At the smallest limit the edge lists, then anchors and tags, are cut to fit (each marked truncated).
+    const lists = [
+      { holder: edges, key: 'incoming', flags: edges, flag: 'incoming_truncated' },
+      { holder: edges, key: 'outgoing', flags: edges, flag: 'outgoing_truncated' },
+      { holder: node, key: 'anchors', flags: result, flag: 'anchors_truncated' },
+      { holder: node, key: 'tags', flags: result, flag: 'tags_truncated' },
+    ] as unknown as CuttableList[];
+    return { result, body: { node, offset, lists } };
   },
 });

@@ -907,7 +907,7 @@ export interface DocforgeGetContextOutput1 {
       next_cursor: string | null;
     };
     /**
-     * Query chunks the default selection's search did not use, in query order; empty without a query or with a custom context provider (which receives the whole query).
+     * Query chunks the default selection's search did not use, in query order; empty without a query or with a custom context provider (which receives the whole query). Lists at most 600 characters of JSON (a prefix, in query order); dropped_terms_total counts them all when the list is cut.
      */
     dropped_terms: {
       /**
@@ -919,6 +919,10 @@ export interface DocforgeGetContextOutput1 {
        */
       reason: 'stop_word' | 'term_limit';
     }[];
+    /**
+     * Present only when dropped_terms is cut: how many query chunks the selection's search did not use in all.
+     */
+    dropped_terms_total?: number;
     /**
      * Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).
      */
@@ -1160,7 +1164,7 @@ export interface DocforgeGetTaskContextOutput1 {
          */
         dropped_terms?: string[];
         /**
-         * Lexical mode, present only when dropped_terms is cut: how many task words were dropped in all (docforge_search lists every one).
+         * Lexical mode, present only when dropped_terms is cut: how many task words were dropped in all.
          */
         dropped_terms_total?: number;
         /**
@@ -1512,7 +1516,7 @@ export interface DocforgeSearchOutput1 {
     limit: number;
     query?: string;
     /**
-     * Query chunks that were not searched, in query order, with the reason; empty when every word was searched.
+     * Query chunks that were not searched, in query order, with the reason; empty when every word was searched. Lists at most 600 characters of JSON (a prefix, in query order); dropped_terms_total counts them all when the list is cut.
      */
     dropped_terms: {
       /**
@@ -1524,6 +1528,10 @@ export interface DocforgeSearchOutput1 {
        */
       reason: 'stop_word' | 'term_limit';
     }[];
+    /**
+     * Present only when dropped_terms is cut: how many query chunks were not searched in all.
+     */
+    dropped_terms_total?: number;
     /**
      * Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).
      */
