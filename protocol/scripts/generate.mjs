@@ -4,6 +4,7 @@
 // definition through $ref (schema-refs.mjs) are one module per folder (validators/v1.ts,
 // validators/viewer-v2.ts and types/ likewise), where each shared definition is one function and
 // one named type; a schema that shares nothing keeps its own module named by its key.
+// published-tools.ts holds what tools/list publishes for each tool (published-tools.mjs).
 // Usage: node protocol/scripts/generate.mjs [--out DIR]   (default: protocol/src/generated)
 // The output is deterministic; protocol/test/generated-drift.test.ts regenerates into a temp dir
 // and fails on any difference.
@@ -15,6 +16,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { compile } from 'json-schema-to-typescript';
 import { compactValidatorCode } from './compact-validators.mjs';
 import { addDiscriminators } from './discriminators.mjs';
+import { publishedToolsModule } from './published-tools.mjs';
 import { components, normalize, stem } from './schema-refs.mjs';
 
 const PROTOCOL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -305,6 +307,8 @@ async function main() {
     writeFileSync(path.join(out, 'types', `${mod.name}.ts`), await typeModule(mod, normalized));
   }
   writeFileSync(path.join(out, 'index.ts'), indexModule(entries, mods));
+  // issue 29 item 7: what tools/list publishes, computed here instead of at every server start.
+  writeFileSync(path.join(out, 'published-tools.ts'), await publishedToolsModule(PROTOCOL_DIR, HEADER));
   process.stderr.write(`generated ${entries.length} validators and types in ${mods.length} modules into ${out}\n`);
 }
 

@@ -6,6 +6,7 @@
 export { publishedInput } from './published-input.js';
 export { loadToolSchemas, loadToolSchema, publishedSchema, PROTOCOL_SCHEMA_DIR, PROTOCOL_SCHEMAS_ROOT } from './schemas.js';
 export type { ToolSchemaPair, ToolAnnotations } from './schemas.js';
+export { publishedTool, publishedToolNames } from './published-tools.js';
 export { bundleSchema, schemaFileReader } from './bundle.js';
 export type { JsonSchemaObject, SchemaFileReader } from './bundle.js';
 export { describeValidationErrors } from './validator.js';

@@ -10,7 +10,7 @@ import type { CanonicalApplier, ProposalPolicy } from '@docforge/changesets';
 import type { SyncReport, IndexManager } from '@docforge/sync';
 import type { Capabilities, DiagnosticsCollector, EffectivePolicy, ToolName } from '@docforge/policy';
 import { argumentsError, type TestFaults } from '@docforge/core';
-import { loadToolSchema, TOOL_VALIDATORS, type SchemaToolName, type SchemaValidator, type ToolAnnotations, type ToolInputs } from '@docforge/protocol';
+import { publishedTool, TOOL_VALIDATORS, type SchemaToolName, type SchemaValidator, type ToolAnnotations, type ToolInputs } from '@docforge/protocol';
 import type { ContextProvider } from '@docforge/retrieval';
 import type { ProjectBlock } from './envelope.js';
 import { isFitStrategy, type AnyToolOutcome, type FitStrategy, type StatusOutcome, type ToolOutcome } from './outcome.js';
@@ -70,11 +70,12 @@ export interface ProtocolTool<N extends DefinableToolName> {
 /**
  * Loads what protocol/ says about tool `name` (see {@link ProtocolTool}); every `tools/<tool>.ts`
  * calls it in its `defineTool()` so that the file names where its description, annotations and
- * schemas come from.
- * @throws Error when the tool's schema files are missing (a packaging defect)
+ * schemas come from. The published schemas are the ones generated from protocol/schemas
+ * (`publishedTool`, issue 29 item 7), equal to what `loadToolSchema` computes.
+ * @throws Error when the tool has no published schemas (a packaging defect)
  */
 export function loadProtocolTool<N extends DefinableToolName>(name: N): ProtocolTool<N> {
-  const schema = loadToolSchema(name);
+  const schema = publishedTool(name);
   return Object.freeze({
     name,
     description: schema.description,
