@@ -43,7 +43,7 @@ export const MAX_PATH_BYTES = 2048;
 export const MAX_PATH_SEGMENTS = 64;
 
 /**
- * Characters a path may not hold: the id rule of libs/project (content.ts `UNSAFE_ID_CHARACTER`):
+ * Characters a path may not hold: the id rule of libs/core (node-id-rules.ts `UNSAFE_ID_CHARACTER`):
  * C0/C1 controls (line feed and carriage return included), DEL, bidi controls (U+202A..U+202E,
  * U+2066..U+2069, U+200E/U+200F, U+061C) and invisible format characters. Such a name would show
  * differently from what it is, or forge a line of a listing.

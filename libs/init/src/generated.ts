@@ -8,7 +8,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { InitLeftOut } from './init.js';
+import type { InitLeftOut } from './left-out.js';
 
 /** Most files the scan reads (a bound on init's cost in huge trees); past it nothing is proposed. */
 export const MAX_SCANNED_FILES = 200_000;

@@ -8,6 +8,8 @@ import { errors } from '@docforge/core';
 import { BUILTIN_ADAPTER_MANIFESTS } from '@docforge/identity';
 import { BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN } from '@docforge/project';
 import { generatedCopies } from './generated.js';
+import type { InitLeftOut } from './left-out.js';
+export type { InitLeftOut } from './left-out.js';
 
 export interface DescriptorTemplate {
   id: string;
@@ -101,12 +103,6 @@ export function renderDescriptor(d: DescriptorTemplate): string {
   ].join('\n');
 }
 
-/** A top-level path `docforge init` did not declare as a root, and why (printed, so nothing is left out without a word). */
-export interface InitLeftOut {
-  /** Project-relative POSIX path (a folder or a file). */
-  path: string;
-  reason: string;
-}
 
 /** Summary returned by {@link initProject}. */
 export interface InitResult {

@@ -13,7 +13,7 @@ import { markdownFacts, selfAnchorIssues, SUMMARY_MAX } from './markdown-facts.j
 import type { DocBinding } from './doc-bindings.js';
 import type { ParameterList } from '@docforge/core';
 import { findFrontMatter, findMisplacedFrontMatter, readFrontMatter, type ForeignFields } from './front-matter.js';
-import { MAX_NODE_ID_CHARS, nodeIdProblem, UNSAFE_ID_CHARACTER } from './node-id-rules.js';
+import { MAX_NODE_ID_CHARS, nodeIdProblem, UNSAFE_ID_CHARACTER } from '@docforge/core';
 
 /** A relative link from a Markdown node to another project file, resolved later by {@link resolveGraph}. */
 export interface LinkRef {

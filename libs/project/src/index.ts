@@ -21,4 +21,4 @@ export {
   validInputGlob, walkAdapterInputs,
 } from './project-adapter.js';
 export { vocabularyCaseIssues } from './vocabulary-case.js';
-export { MAX_NODE_ID_CHARS, nodeIdProblem } from './node-id-rules.js';
+export { MAX_NODE_ID_CHARS, nodeIdProblem } from '@docforge/core';

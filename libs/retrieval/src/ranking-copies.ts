@@ -22,7 +22,7 @@
  * score of its members, listing the others best first in `copies` (each still a node of its own:
  * `docforge_get_node`, traversal and an exact-id search reach it).
  */
-import type { RankedNode } from './ranking.js';
+import type { RankedNode } from './ranked-node.js';
 
 /** Most copy ids one hit lists; `copies_total` counts them all when there are more. */
 export const MAX_LISTED_COPIES = 10;

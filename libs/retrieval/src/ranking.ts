@@ -46,6 +46,8 @@
  * entries of the results for any larger limit (the prefix property).
  */
 import { ftsExpression, type FtsCandidate, type FtsMatch, type IndexReader, type NodeFilters } from '@docforge/store';
+import type { RankedNode } from './ranked-node.js';
+export type { RankedNode } from './ranked-node.js';
 import { analyseQuery, termPhrases, wordStem, STOP_WORDS, type AnalysedQuery } from './query.js';
 import { candidateTier, documentFrequencies, MATCH_TIER } from './ranking-candidates.js';
 import { nameForm, recall, recallQuery, wordsOf } from './ranking-match.js';
@@ -208,20 +210,6 @@ function nodeWordsOf(id: string, title: string): NodeWords {
   return words;
 }
 
-/** One ranked candidate. */
-export interface RankedNode {
-  row: FtsCandidate;
-  /** Higher ranks first. */
-  score: number;
-  /** Whether every query word (or one of its expansions) occurs in the node's indexed text. */
-  allTerms: boolean;
-  /** Best matching section heading (not the node's own title heading), when one matches. */
-  section: FtsCandidate['anchors'][number] | null;
-  /** Build copies of this node collapsed into it (ranking-copies.ts), best first; absent when none. */
-  copies?: string[];
-  /** How many copies there are, present only when more than `copies` lists. */
-  copies_total?: number;
-}
 
 /** Result of {@link rankNodes}. */
 export interface RankedResult {
