@@ -11,6 +11,7 @@ import type { GraphEdge, LinkInput, LinkResult, ModuleResolver } from '@docforge
 import { readTreeLinkData, type TreeLinkData } from './link-data.js';
 import type { ImportTarget, LanguageResolver, LanguageSpec, ResolveContext } from './spec.js';
 import { AncestorWalk, type Answer, type DefRef, type Step } from './link-walk.js';
+import { typedHostOf, typedTarget, type TypedHost } from './link-typed.js';
 
 interface Binding {
   files?: string[];
@@ -39,9 +40,7 @@ function parentQname(qname: string): string {
   return dot < 0 ? '' : qname.slice(0, dot);
 }
 
-function stat(stats: Record<string, number>, key: string): void {
-  stats[key] = (stats[key] ?? 0) + 1;
-}
+const stat = (stats: Record<string, number>, key: string): void => void (stats[key] = (stats[key] ?? 0) + 1);
 
 class TreeLinker {
   readonly infos = new Map<string, FileInfo>();
@@ -425,13 +424,17 @@ class TreeLinker {
     return callerStatic === targetStatic;
   }
 
+  /** Resolution of calls through proven locals (link-typed.ts). */
+  readonly typedHost: TypedHost = typedHostOf(this);
+
   linkCalls(info: FileInfo): void {
     const isTest = this.spec.isTestPath(info.path);
     for (const call of info.data.calls) {
       stat(this.stats, 'calls_total');
       const sourceId = call.owner === '' ? info.moduleId : info.defs.get(call.owner)?.id;
       this.args = this.spec.overloads === true ? call.args : undefined;
-      const found = sourceId === undefined || call.path === null ? null : this.resolvePath(info, call.owner, call.path);
+      const typed = call.path?.[0] === '<typed>' && call.recv !== undefined && call.path.length === 2 ? typedTarget(this.typedHost, info.path, call.owner, call.recv, call.path[1] as string) : undefined;
+      const found = sourceId === undefined || call.path === null ? null : typed !== undefined ? typed : this.resolvePath(info, call.owner, call.path);
       this.args = undefined;
       const target = found !== null && call.path !== null && this.sideMatches(info, call.owner, call.path, found) ? found : null;
       if (sourceId === undefined || target === null || !CALLABLE.has(target.kind)) {
@@ -477,11 +480,8 @@ class TreeLinker {
       this.linkCalls(this.infos.get(path) as FileInfo);
     }
     for (const path of paths) this.linkConventionTests(this.infos.get(path) as FileInfo);
-    const edges = [...this.edges.values()].sort((a, b) => {
-      const x = `${a.source_id}\u0000${a.relation}\u0000${a.target_id}`;
-      const y = `${b.source_id}\u0000${b.relation}\u0000${b.target_id}`;
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
+    const key = (e: GraphEdge): string => `${e.source_id}\u0000${e.relation}\u0000${e.target_id}`;
+    const edges = [...this.edges.values()].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
     return { edges, issues: [], stats: this.stats, unresolved_calls: this.unresolved, api: this.spec.api?.(this.context) ?? {} };
   }
 }
