@@ -8,6 +8,6 @@ import type { AdapterManifest } from '@docforge/core';
  */
 export const pythonManifest: AdapterManifest = Object.freeze({
   id: 'python',
-  version: '1.1.0',
+  version: '1.2.0',
   extensions: Object.freeze(['.py']),
 });
