@@ -5,7 +5,8 @@
 // call's receiver proof removed (such a call then resolves to nothing); the edges of the first link missing from the second
 // are the population. Prints per edge: file:line, the source line, the line declaring the receiver, the target's declaration.
 // Inputs: go: testify 1.8.1, yaml.v3 and go-spew (Debian's golang-*-dev under /usr/share/gocode; go-spew has no go.mod there,
-// its module line is supplied); java: java.util from openjdk-17-source's src.zip.
+// its module line is supplied); java: java.util from openjdk-17-source's src.zip; csharp: edge-js 26.1.0's .cs files as
+// ops/eval/polyglot/edges.mjs --lang csharp leaves them in ops/eval/out/polyglot-csharp.
 // Usage: node ops/eval/polyglot/typed-locals.mjs [--lang go|java|csharp] [--n 50] [--seed 33] [--json]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -23,6 +24,8 @@ const INPUTS = {
     { name: 'go-spew', root: `${GOCODE}/github.com/davecgh/go-spew`, module: 'github.com/davecgh/go-spew' },
   ],
   java: [{ name: 'java.util', zip: ['/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip', 'java.base/java/util/*'] }],
+  // The copy ops/eval/polyglot/edges.mjs --lang csharp makes (npm pack edge-js@26.1.0); run that first.
+  csharp: [{ name: 'edge-js', root: path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'out', 'polyglot-csharp'), module: null }],
 };
 const EXT = { go: ['.go'], java: ['.java'], csharp: ['.cs'] };
 

@@ -3,6 +3,10 @@
 // in the body, a local bound twice with different proofs, or a result that is no plain type. Then go-spew (Debian's
 // golang-github-davecgh-go-spew-dev): fdump's `d := dumpState{...}; d.dump(...)` reaches dumpState.dump, so Dump, Sdump and
 // Fdump reach dumpState.dumpPtr, every new edge checked against the source line.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CodeAdapter, GraphEdge } from '@docforge/core';
@@ -97,6 +101,59 @@ describe('go calls through locals whose declaration proves their type', () => {
   });
 });
 
+describe('java and c# calls through a local created with new', () => {
+  it('java: T x = new T(), var x = new T() reach T\'s method (own or inherited); a different declared type, an anonymous class or a rebinding do not', async () => {
+    const java = await adapterFor('java');
+    const { link } = buildMemory(java, {
+      'p/Base.java': 'package p;\npublic class Base { public void up() {} }\n',
+      'p/Box.java': 'package p;\npublic class Box extends Base { public void put(int a) {} public void put(int a, int b) {} }\n',
+      'p/Shape.java': 'package p;\npublic interface Shape { void draw(); }\n',
+      'p/Use.java': [
+        'package p;',
+        'class Use {',
+        '  void run(Shape s) {',
+        '    Box b = new Box();',
+        '    b.put(1);',
+        '    var c = new Box();',
+        '    c.up();',
+        '    Base d = new Box();',
+        '    d.up();',
+        '    Box e = new Box() { };',
+        '    e.put(1, 2);',
+        '    Box f = new Box();',
+        '    if (s != null) { Base f2 = null; }',
+        '    for (Box g : new Box[0]) { g.up(); }',
+        '  }',
+        '  void twice(boolean x) {',
+        '    if (x) { Box h = new Box(); h.up(); } else { Base h = new Base(); h.up(); }',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    assert.deepEqual(edgeLines(link.edges, 'calls').filter((e) => e.startsWith('code:p/Use.java#')), [
+      'code:p/Use.java#Use.run calls code:p/Base.java#Base.up @7',
+      'code:p/Use.java#Use.run calls code:p/Box.java#Box.put @5',
+    ]);
+    // d (declared Base, created Box), e (anonymous subclass), g (loop variable), both h (two proofs) give none.
+    assert.equal(link.unresolved_calls?.['code:p/Use.java#Use.run'], 3);
+    assert.equal(link.unresolved_calls?.['code:p/Use.java#Use.twice'], 2);
+  });
+
+  it('c#: T x = new T() and var x = new T() reach T\'s method; a declared interface does not', async () => {
+    const cs = await adapterFor('csharp');
+    const { link } = buildMemory(cs, {
+      'Box.cs': 'namespace N { public interface IBox { void Put(); } public class Box : IBox { public void Put() {} public void Take() {} } }\n',
+      'Use.cs': 'namespace N { class Use { void Run() { Box b = new Box(); b.Put(); var c = new Box(); c.Take(); IBox i = new Box(); i.Put(); } } }\n',
+    });
+    assert.deepEqual(edgeLines(link.edges, 'calls').filter((e) => e.startsWith('code:Use.cs#')), [
+      'code:Use.cs#Use.Run calls code:Box.cs#Box.Put @1',
+      'code:Use.cs#Use.Run calls code:Box.cs#Box.Take @1',
+    ]);
+    assert.equal(link.unresolved_calls?.['code:Use.cs#Use.Run'], 1);
+  });
+});
+
 const SPEW = '/usr/share/gocode/src/github.com/davecgh/go-spew';
 
 describe('go-spew (golang-github-davecgh-go-spew-dev): calls through a proven local', { skip: inputSkip(SPEW, 'apt-get install -y golang-github-davecgh-go-spew-dev') }, () => {
@@ -135,5 +192,32 @@ describe('go-spew (golang-github-davecgh-go-spew-dev): calls through a proven lo
       checked += 1;
     }
     assert.equal(checked, typed.length);
+  });
+});
+
+const SRC_ZIP = '/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip';
+
+describe('java.util (openjdk-17-source): calls through locals created with new', { skip: inputSkip(SRC_ZIP, 'apt-get install -y openjdk-17-source') }, () => {
+  it('Pattern.split reaches ArrayList.get, size, subList and the one-argument add; Date.UTC reaches the one-argument normalize', async () => {
+    const java = await adapterFor('java');
+    const dir = mkdtempSync(join(tmpdir(), 'docforge-typed-'));
+    try {
+      const files = ['ArrayList', 'regex/Pattern', 'Date'].map((f) => `java.base/java/util/${f}.java`);
+      execFileSync('unzip', ['-q', SRC_ZIP, ...files, '-d', dir]);
+      const texts = readTree(dir, ['.java']);
+      const { link } = buildMemory(java, texts);
+      const calls = edgeLines(link.edges, 'calls').map((e) => e.replace(/ @\d+$/, ''));
+      const split = 'code:java.base/java/util/regex/Pattern.java#Pattern.split calls code:java.base/java/util/ArrayList.java#ArrayList';
+      // `ArrayList<String> matchList = new ArrayList<>();` (Pattern.java); ArrayList declares add(E, Object[], int), add(E), add(int, E).
+      for (const m of ['get', 'size', 'subList', 'add~2']) assert.ok(calls.includes(`${split}.${m}`), `${split}.${m}`);
+      assert.ok(!calls.includes(`${split}.add`) && !calls.includes(`${split}.add~3`), 'only the one-argument add');
+      // `Date d = new Date(0); d.normalize(udate);`: normalize() and normalize(BaseCalendar.Date); the second takes one argument.
+      assert.ok(calls.includes('code:java.base/java/util/Date.java#Date.UTC calls code:java.base/java/util/Date.java#Date.normalize~2'));
+      for (const e of link.edges.filter((x) => x.relation === 'calls' && x.target_id.includes('ArrayList.java#') && !x.source_id.includes('ArrayList.java#'))) {
+        assert.match(lineOf(texts, e.source_path, e.line), /\bmatchList\s*\./, `${e.source_path}:${e.line}`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
