@@ -16,7 +16,7 @@ import { KEYWORDS } from './scanner.js';
 const CODE_TEXT_OPTIONS: CodeTextOptions = Object.freeze({ owners: new Set(['module', 'class', 'function', 'method']), keywords: KEYWORDS });
 
 /** Adapter version; part of `adapter_version` in every response. Bump when output for the same input changes. */
-export const PYTHON_ADAPTER_VERSION = '1.1.0';
+export const PYTHON_ADAPTER_VERSION = '1.2.0';
 
 /**
  * The Python adapter: id `python`, extensions `.py`. Strategy `ast`: extraction through

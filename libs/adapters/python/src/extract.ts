@@ -11,6 +11,7 @@ import type { PythonBase, PythonCall, PythonImport, PythonLinkData } from './lin
 import { requireParser } from './runtime.js';
 import { cap, collapse, countLines, firstParagraph, isPythonTestPath, PYTHON_LANGUAGE, type ExtractResult } from './module-facts.js';
 import { recordFromImport, recordImport } from './imports.js';
+import { ModuleAssigns } from './aliases.js';
 import {
   collectTargets, docstring, dottedPath, endLine, isMainGuard, line, named, parameterList, parameterNames, stringValue, syntaxErrors,
 } from './tree.js';
@@ -78,6 +79,8 @@ class Extractor {
   readonly imports: PythonImport[] = [];
   readonly calls: PythonCall[] = [];
   readonly bases: PythonBase[] = [];
+  /** Module-level names bound once to a dotted name or a call of one (aliases.ts). */
+  readonly assigns = new ModuleAssigns();
   all: string[] | null = null;
   readonly testFile: boolean;
   readonly module: Draft;
@@ -209,6 +212,7 @@ class Extractor {
       case 'augmented_assignment': {
         const left = node.childForFieldName('left');
         this.bindTargets(left, scope);
+        if (scope.draft.kind === 'module') this.assigns.assignment(node);
         if (scope.draft.kind === 'module' && left?.type === 'identifier' && left.text === '__all__') {
           this.recordAll(node.childForFieldName('right'), node.type === 'augmented_assignment');
         }
@@ -236,6 +240,7 @@ class Extractor {
 
   bindTargets(target: SyntaxNode | null, scope: Scope): void {
     if (scope.draft.kind === 'function' || scope.draft.kind === 'method') collectTargets(target, scope.draft.locals);
+    else if (scope.draft.kind === 'module') this.assigns.bind(target);
   }
 
   /**
@@ -402,6 +407,10 @@ class Extractor {
       bases: this.bases,
       all: this.all,
     };
+    const globals = new Set(this.drafts.flatMap((d) => [...d.globals]));
+    const module = { defined: (name: string) => this.byQname.has(name), imported: (name: string) => this.module.imported.has(name), wildcard: this.imports.some((i) => i.wildcard && i.scope === '') };
+    const assigns = this.assigns.result(module, globals);
+    if (Object.keys(assigns).length > 0) linkData.assigns = assigns;
     return { nodes, edges, issues, logic_steps: [], logic_flows: [], link_data: linkData };
   }
 }

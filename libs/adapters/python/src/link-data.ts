@@ -68,6 +68,14 @@ export interface PythonLinkData {
    * treats each as the definition `code:<path>#<name>` when the file has no node of that id.
    */
   defs?: PythonDef[];
+  /** Module-level names bound once to a dotted name or a call of one (aliases.ts); absent when none. */
+  assigns?: Record<string, PythonAssign>;
+}
+
+/** A module-level name bound once to a dotted name (`call` false: `decode = _obj.decode`) or to a call of one (`_obj = PyJWS()`). */
+export interface PythonAssign {
+  path: string[];
+  call: boolean;
 }
 
 /** A module-level definition named by lexical link data. */
@@ -131,5 +139,8 @@ export function readPythonLinkData(value: unknown): PythonLinkData | null {
   if (all !== null && !isStringArray(all)) return null;
   const defs = v['defs'];
   if (defs !== undefined && (!Array.isArray(defs) || !defs.every(isDef))) return null;
+  const assigns = v['assigns'];
+  if (assigns !== undefined && (typeof assigns !== 'object' || assigns === null
+    || !Object.values(assigns).every((a: unknown) => typeof a === 'object' && a !== null && isStringArray((a as Record<string, unknown>)['path']) && typeof (a as Record<string, unknown>)['call'] === 'boolean'))) return null;
   return value as PythonLinkData;
 }

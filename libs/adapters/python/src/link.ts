@@ -37,7 +37,13 @@ interface DefTarget {
   nodeKind: string;
 }
 
-type Target = ModuleTarget | DefTarget;
+/** An instance of a project class, bound by a module-level `name = Cls(...)` (PythonLinkData.assigns). */
+interface InstanceTarget {
+  kind: 'instance';
+  cls: DefTarget;
+}
+
+type Target = ModuleTarget | DefTarget | InstanceTarget;
 
 /** One name an import statement binds in its scope. */
 interface Binding {
@@ -121,6 +127,8 @@ class Linker {
     inherits_unresolved: 0,
   };
   private readonly baseMemo = new Map<string, DefTarget[]>();
+  /** Calls that gave no edge, by calling node id (every one counted, whatever the reason). */
+  readonly unresolved: Record<string, number> = {};
 
   constructor(files: readonly Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>[], private readonly resolver: ModuleResolver) {
     for (const file of files) {
@@ -234,7 +242,19 @@ class Linker {
     if (def !== undefined) return { kind: 'def', file, qname: name, id: def.id, nodeKind: def.kind };
     const binding = info.bindings.get('')?.get(name);
     if (binding !== undefined) return this.resolveBinding(file, binding, depth + 1);
-    return this.fromWildcards(info, name, depth + 1);
+    return this.assigned(info, name, depth + 1) ?? this.fromWildcards(info, name, depth + 1);
+  }
+
+  /**
+   * A module-level `name = a.b` (what the path names) or `name = Cls(...)` (an instance of the project class Cls); null when
+   * the file assigns no such name, the path is unresolved, or the call's callee is no class of the project.
+   */
+  assigned(info: FileInfo, name: string, depth: number): Target | null {
+    const assign = info.data.assigns?.[name];
+    if (assign === undefined || depth > MAX_BINDING_DEPTH) return null;
+    const target = this.resolvePath(info, '', assign.path, null, depth + 1);
+    if (!assign.call) return target;
+    return target?.kind === 'def' && target.nodeKind === 'class' ? { kind: 'instance', cls: target } : null;
   }
 
   fromWildcards(info: FileInfo, name: string, depth: number): Target | null {
@@ -276,15 +296,15 @@ class Linker {
     return chain;
   }
 
-  resolveName(info: FileInfo, owner: string, name: string): Target | null {
+  resolveName(info: FileInfo, owner: string, name: string, depth = 0): Target | null {
     for (const scope of this.scopeChain(info, owner)) {
       const qname = scope === '' ? name : `${scope}.${name}`;
       const def = info.defs.get(qname);
       if (def !== undefined) return { kind: 'def', file: info.path, qname, id: def.id, nodeKind: def.kind };
       const binding = info.bindings.get(scope)?.get(name);
-      if (binding !== undefined) return this.resolveBinding(info.path, binding, 0);
+      if (binding !== undefined) return this.resolveBinding(info.path, binding, depth);
     }
-    return this.fromWildcards(info, name, 0);
+    return this.assigned(info, name, depth) ?? this.fromWildcards(info, name, depth);
   }
 
   classTarget(info: FileInfo, qname: string): DefTarget | null {
@@ -323,7 +343,7 @@ class Linker {
     return null;
   }
 
-  resolvePath(info: FileInfo, owner: string, path: readonly string[], cls: string | null): Target | null {
+  resolvePath(info: FileInfo, owner: string, path: readonly string[], cls: string | null, depth = 0): Target | null {
     const [head, ...rest] = path;
     if (head === undefined) return null;
     if (head === '<self>' || head === '<super>') {
@@ -337,10 +357,11 @@ class Linker {
       }
       return null;
     }
-    let target = this.resolveName(info, owner, head);
+    let target = this.resolveName(info, owner, head, depth);
     for (const part of rest) {
       if (target === null) return null;
-      if (target.kind === 'module') target = this.attribute(target, part, 0);
+      if (target.kind === 'module') target = this.attribute(target, part, depth);
+      else if (target.kind === 'instance') target = this.member(target.cls, part);
       else if (target.nodeKind === 'class') target = this.member(target, part);
       else return null;
     }
@@ -382,6 +403,7 @@ class Linker {
         this.addEdge(sourceId, 'calls', target.id, info.path, call.line);
       } else {
         this.stats['calls_unresolved'] = (this.stats['calls_unresolved'] ?? 0) + 1;
+        if (sourceId !== undefined) this.unresolved[sourceId] = (this.unresolved[sourceId] ?? 0) + 1;
       }
     }
   }
@@ -423,7 +445,7 @@ class Linker {
         return target?.kind === 'def' ? target : null;
       },
     });
-    return { edges, issues: [], stats: this.stats, api };
+    return { edges, issues: [], stats: this.stats, unresolved_calls: this.unresolved, api };
   }
 }
 
@@ -436,7 +458,8 @@ class Linker {
  * Edges: `imports` module→module, `calls` function/method/class/module→function/method/class,
  * `inherits` class→class; unique per `(source, relation, target)` with the smallest line.
  * Stats: `imports_*`, `calls_*`, `inherits_*` (`_total`, `_resolved`, `_unresolved`),
- * `files_linked`, `files_without_link_data`. Issues: none (unresolved imports are usually
+ * `files_linked`, `files_without_link_data`. `unresolved_calls`: per calling node, every call that
+ * gave no edge (a callee that is no dotted name, a local, an unresolved name or a non-definition). Issues: none (unresolved imports are usually
  * third-party packages). Never throws for unknown or malformed `link_data`: such files are skipped.
  */
 export function linkPython(files: readonly Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>[], resolver: ModuleResolver): LinkResult {

@@ -8,7 +8,7 @@ import type { AdapterManifest } from '@docforge/core';
  */
 export const pythonManifest: AdapterManifest = Object.freeze({
   id: 'python',
-  version: '1.1.0',
+  version: '1.2.0',
   extensions: Object.freeze(['.py']),
   // Python nodes carry no Logic under either strategy (extract.ts returns no steps or flows).
   logic: false,

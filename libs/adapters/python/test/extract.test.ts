@@ -53,7 +53,7 @@ function linkData(result: Extracted): PythonLinkData {
 describe('pythonAdapter identity', () => {
   it('declares id, version and extensions', () => {
     assert.equal(pythonAdapter.id, 'python');
-    assert.equal(pythonAdapter.version, '1.1.0');
+    assert.equal(pythonAdapter.version, '1.2.0');
     assert.deepEqual([...pythonAdapter.extensions], ['.py']);
   });
 });

@@ -6,7 +6,7 @@
 import type { Node as SyntaxNode, Query, Tree } from 'web-tree-sitter';
 import { codeId, withContentHash } from '@docforge/core';
 import type { CodeExtractInput, GraphEdge, GraphNode, LogicFlow, LogicStep, ParsedSource, SourceIssue } from '@docforge/core';
-import { TREE_LINK_DATA_VERSION, type TreeBase, type TreeCall, type TreeImport, type TreeLinkData } from './link-data.js';
+import { TREE_LINK_DATA_VERSION, type TreeBase, type TreeCall, type TreeImport, type TreeLinkData, type TreeRecv } from './link-data.js';
 import { buildLogic } from './logic.js';
 
 /**
@@ -45,6 +45,14 @@ function hasAncestor(node: SyntaxNode, id: number): boolean {
   return false;
 }
 
+/** Records that `name` is bound in `fn`, with what proves its type; a second binding keeps the proof only when it is the same. */
+function bindLocal(fn: Draft, name: string, proof: TreeRecv | null): void {
+  const seen = fn.locals.has(name);
+  fn.locals.add(name);
+  const before = fn.proofs.get(name);
+  fn.proofs.set(name, !seen ? proof : before == null || proof === null || JSON.stringify(before) !== JSON.stringify(proof) ? null : before);
+}
+
 /** A node under construction. */
 interface Draft {
   id: string;
@@ -60,6 +68,8 @@ interface Draft {
   exported: boolean;
   /** Names bound inside the body (parameters, local declarations). */
   locals: Set<string>;
+  /** What proves each local's type (null: some binding proves none, or two differ); see LanguageSpec.typedBinds. */
+  proofs: Map<string, TreeRecv | null>;
   /** The receiver variable of a method (Go `t`, Rust `self`, Java `this`), or null. */
   receiver: string | null;
   /** Whether the node so far comes from a declaration without a body (a definition may take it over). */
@@ -105,6 +115,8 @@ class Extractor {
   readonly bases: TreeBase[] = [];
   /** Arity by draft qualified name (languages with overloads). */
   readonly arity: Record<string, [number, number | null]> = {};
+  /** Declared result types by draft qualified name (LanguageSpec results). */
+  readonly results: Record<string, (string[] | null)[]> = {};
   readonly logicSteps: LogicStep[] = [];
   readonly logicFlows: LogicFlow[] = [];
   readonly module: Draft;
@@ -131,7 +143,7 @@ class Extractor {
     }
     const draft: Draft = {
       id: codeId(this.path, unique), qname: unique, name, kind, parent, summary: '', doc: '', startLine: start, endLine: Math.max(start, end),
-      capabilities: new Set(), exported: false, locals: new Set(), receiver: null, declaration: false,
+      capabilities: new Set(), exported: false, locals: new Set(), proofs: new Map(), receiver: null, declaration: false,
     };
     this.drafts.push(draft);
     this.byQname.set(unique, draft);
@@ -191,7 +203,8 @@ class Extractor {
       this.callScopes.push(context.fn);
       return context;
     }
-    for (const name of spec.binds(node)) context.fn.locals.add(name);
+    const typed = spec.typedBinds?.(node);
+    for (const name of spec.binds(node)) bindLocal(context.fn, name, typed?.get(name) ?? null);
     if (context.depth >= MAX_DEFINITION_DEPTH) {
       if (this.deepAt === null && (spec.scope?.(node) != null || spec.definition(node, { kind: context.draft.kind, qname: context.qualifier, inType: false, testFile: this.testFile, pkg: this.pkg, path: this.path }) !== null)) this.deepAt = line(node);
       return context;
@@ -233,7 +246,8 @@ class Extractor {
     const isFunction = match.kind === 'function' || match.kind === 'method';
     if (isFunction) {
       draft.receiver = match.receiver;
-      for (const param of match.params) draft.locals.add(param);
+      for (const param of match.params) bindLocal(draft, param, null);
+      if (match.results !== undefined && match.results.some((r) => r !== null)) this.results[draft.qname] = match.results;
       if (this.logic && spec.logic !== null && match.body !== null) {
         const built = logicOrNone(() => buildLogic(spec.logic!, draft.id, node, match.body!, cap(match.signature).slice(0, 120), this.source));
         for (const step of built.steps) this.logicSteps.push(step);
@@ -253,7 +267,13 @@ class Extractor {
       const head = path?.[0];
       const owner = this.callScopes[index];
       if (path === null || head === undefined || owner === undefined) return;
-      if (owner.locals.has(head) || (this.spec.callableLocals === true && head === '<self>' && owner.locals.has(path[1] ?? ''))) call.path = null;
+      const proof = owner.proofs.get(head);
+      // A proof naming a local (a type or function declared or bound in the body) proves nothing outside it.
+      const proofHead = proof == null ? undefined : 'type' in proof ? proof.type[0] : proof.call[0];
+      if (proof != null && path.length === 2 && proofHead !== undefined && !owner.locals.has(proofHead) && proofHead !== owner.receiver) {
+        call.path = ['<typed>', path[1] as string];
+        call.recv = proof;
+      } else if (owner.locals.has(head) || (this.spec.callableLocals === true && head === '<self>' && owner.locals.has(path[1] ?? ''))) call.path = null;
       // An unqualified call naming a local (a C# local function or delegate) reaches no enclosing type's method.
       else if (head === '<bare>' && owner.locals.has(path[1] ?? '')) call.path = ['<self>', path[1] as string];
       else if (head === owner.receiver) call.path = path.length === 2 ? ['<self>', path[1] as string] : null;
@@ -281,6 +301,7 @@ class Extractor {
     }
     const linkData: TreeLinkData = { version: TREE_LINK_DATA_VERSION, lang: this.spec.id, package: this.pkg, imports: this.imports, calls: this.calls, bases: this.bases };
     if (this.spec.overloads === true) linkData.arity = this.arity;
+    if (Object.keys(this.results).length > 0) linkData.results = this.results;
     return { nodes, edges, issues, logic_steps: this.logicSteps, logic_flows: this.logicFlows, link_data: linkData };
   }
 }

@@ -24,6 +24,13 @@ export interface TreeImport {
   scope?: string;
 }
 
+/**
+ * What proves the type of a local variable a call goes through (`x.m()` as `['<typed>', 'm']`): the type path its declaration
+ * names (Go `x := T{}`, `x := &pkg.T{}`, `var x T`; Java and C# `T x = new T()`, `var x = new T()`), or the function whose
+ * declared result (`index`-th, Go) it is assigned (`x := NewT()`, `x, err := pkg.NewT()`).
+ */
+export type TreeRecv = { type: string[] } | { call: string[]; index: number };
+
 /** One call site. */
 export interface TreeCall {
   /** Qualified name of the calling function or method (`''` for the module). */
@@ -38,6 +45,8 @@ export interface TreeCall {
   path: string[] | null;
   /** How many arguments the call passes (languages with overloads; absent when not counted). */
   args?: number;
+  /** The proof of the receiver's type when `path` is `['<typed>', name]`. */
+  recv?: TreeRecv;
 }
 
 /** One declared supertype (`class A extends B implements C`, Rust `impl T for S`). */
@@ -74,6 +83,8 @@ export interface TreeLinkData {
   defs?: TreeDef[];
   /** Arity `[min, max]` (max null: varargs) by qualified name (`m~2` too) of the methods and functions of languages with overloads. */
   arity?: Record<string, [number, number | null]>;
+  /** Declared result types by function qualified name (Go), one type path per result, null where it names no plain type. */
+  results?: Record<string, (string[] | null)[]>;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -90,9 +101,13 @@ function isImport(value: unknown): boolean {
     && (value['scope'] === undefined || typeof value['scope'] === 'string');
 }
 
+function isRecv(value: unknown): boolean {
+  return value === undefined || (isRecord(value) && (isStringArray(value['type']) || (isStringArray(value['call']) && typeof value['index'] === 'number')));
+}
+
 function isCall(value: unknown): boolean {
   return isRecord(value) && typeof value['owner'] === 'string' && typeof value['line'] === 'number' && (value['path'] === null || isStringArray(value['path']))
-    && (value['args'] === undefined || typeof value['args'] === 'number');
+    && (value['args'] === undefined || typeof value['args'] === 'number') && isRecv(value['recv']);
 }
 
 function isBase(value: unknown): boolean {
@@ -119,5 +134,7 @@ export function readTreeLinkData(value: unknown, lang: string): TreeLinkData | n
   if (defs !== undefined && (!Array.isArray(defs) || !defs.every(isDef))) return null;
   const arity = value['arity'];
   if (arity !== undefined && (!isRecord(arity) || !Object.values(arity).every((a) => Array.isArray(a) && a.length === 2 && typeof a[0] === 'number' && (a[1] === null || typeof a[1] === 'number')))) return null;
+  const results = value['results'];
+  if (results !== undefined && (!isRecord(results) || !Object.values(results).every((r) => Array.isArray(r) && r.every((t) => t === null || isStringArray(t))))) return null;
   return value as unknown as TreeLinkData;
 }

@@ -12,6 +12,8 @@ import { readTreeLinkData, type TreeLinkData } from './link-data.js';
 import type { ImportTarget, LanguageResolver, LanguageSpec, ResolveContext } from './spec.js';
 import { AncestorWalk, type Answer, type DefRef, type Step } from './link-walk.js';
 import { enclosingMember, unbare } from './link-enclosing.js';
+import { typedHostOf, typedTarget, type TypedHost } from './link-typed.js';
+import { CALLABLE, TYPES, parentMember, parentQname, qualifiedSuper, superMember } from './link-super.js';
 
 interface Binding {
   files?: string[];
@@ -31,11 +33,6 @@ interface FileInfo {
   /** Types whose static members are visible by bare name (Java `import static a.b.C.*;`). */
   openTypes: { file: string; qname: string }[];
 }
-
-const CALLABLE = new Set(['function', 'method']);
-const TYPES = new Set(['class', 'interface', 'struct', 'trait', 'enum', 'type', 'record']);
-
-const parentQname = (qname: string): string => (qname.lastIndexOf('.') < 0 ? '' : qname.slice(0, qname.lastIndexOf('.')));
 
 const stat = (stats: Record<string, number>, key: string): void => void (stats[key] = (stats[key] ?? 0) + 1);
 
@@ -238,75 +235,13 @@ class TreeLinker {
     return hit !== null && this.infos.get(hit.file)?.defs.get(hit.qname)?.static === true ? hit : null;
   }
 
-  /** PHP `parent::name()`: `name` in the one resolved superclass of the caller's type and its ancestors; null otherwise. */
-  parentMember(info: FileInfo, owner: string, name: string): DefRef | null {
-    const selfType = this.isScopeKind(info.defs.get(owner)?.kind) ? owner : parentQname(owner);
-    const selfDef = selfType === '' ? null : this.ref(info.path, selfType);
-    const supers = selfDef === null ? [] : (this.supertypes.get(selfDef.id) ?? []).filter((s) => s.relation === 'inherits');
-    const parent = supers.length === 1 ? supers[0]?.target : null;
-    // A class that names itself as its parent (invalid code, its inherits edge dropped) has no parent to call.
-    if (parent === null || parent === undefined || parent.id === selfDef?.id) return null;
-    return this.walk.answer(parent, name, info.path, true) ?? null;
-  }
-
-  /**
-   * The superclass of a class-like `type` a `super`/`base` call reaches: the first declared `inherits` supertype, resolved to a
-   * class, struct or record (Java's `extends`, the first entry of a C# base list); null otherwise.
-   */
-  superclass(type: DefRef): DefRef | null {
-    const declared = (this.supertypes.get(type.id) ?? []).filter((s) => s.relation === 'inherits');
-    const first = declared[0]?.target ?? null;
-    return first === null || first.id === type.id || first.kind === 'interface' || !TYPES.has(first.kind) ? null : first;
-  }
-
-  /**
-   * A `<super>` call of method `owner`: Java `super.m()`/`super(...)` and C# `base.M()`/`: base(...)` through the superclass (a
-   * constructor, `<init>`, is the superclass's own constructor, never an inherited one); Ruby's bare `super` the caller's own
-   * name after the caller's class in method resolution order (instance side: its included modules then the superclass; a
-   * singleton method: the superclass's singleton side). A method of a Ruby module has no proven `super` (it depends on where
-   * the module is included). Null when not proven.
-   */
-  superMember(info: FileInfo, owner: string, rest: readonly string[]): DefRef | null {
-    const caller = info.defs.get(owner);
-    if (caller === undefined || !CALLABLE.has(caller.kind) || rest.length > 1) return null;
-    const selfDef = this.ref(info.path, parentQname(owner));
-    if (selfDef === null || !TYPES.has(selfDef.kind)) return null;
-    const name = rest[0] ?? (owner.slice(owner.lastIndexOf('.') + 1).replace(/~\d+$/, ''));
-    if (this.spec.mixins === true) return rest.length === 0 && selfDef.kind === 'class' ? (this.walk.answer(selfDef, name, info.path, caller.static !== true, true) ?? null) : null;
-    if (this.spec.inherits !== true || rest.length === 0) return null;
-    const parent = this.superclass(selfDef);
-    if (parent === null) return null;
-    if (name === '<init>') return this.member(parent, parent.qname.slice(parent.qname.lastIndexOf('.') + 1), info.path);
-    return this.walk.answer(parent, name, info.path, true) ?? null;
-  }
-
-  /**
-   * Java `I.super.m()` (`['<qsuper>', 'I', 'm']`): the method `m` as interface `I` has it (its own or, through its
-   * superinterfaces, the one default method declaring it), never a static one; `Outer.super.m()` in a class nested in `Outer`
-   * (same file): `m` through Outer's superclass. Null when not proven.
-   */
-  qualifiedSuper(info: FileInfo, owner: string, rest: readonly string[]): DefRef | null {
-    const [qualifier, name] = rest;
-    if (qualifier === undefined || name === undefined || rest.length !== 2 || this.spec.inherits !== true) return null;
-    const found = this.lookupName(info, owner, qualifier);
-    const type = found === null ? null : 'id' in found ? found : found.def === undefined ? null : this.ref(found.def.file, found.def.qname);
-    if (type === null) return null;
-    if (type.kind === 'interface') {
-      const hit = this.walk.answer(type, name, info.path, true);
-      return hit !== null && hit !== undefined && this.infos.get(hit.file)?.defs.get(hit.qname)?.static !== true ? hit : null;
-    }
-    if (!TYPES.has(type.kind) || type.file !== info.path || !owner.startsWith(`${type.qname}.`)) return null;
-    const parent = this.superclass(type);
-    return parent === null ? null : (this.walk.answer(parent, name, info.path, true) ?? null);
-  }
-
   /** `bare`: an unqualified call (`<bare>` in the link data), which may reach an enclosing type's method (`enclosingCalls`). */
   resolvePath(info: FileInfo, owner: string, path: readonly string[], bare = false): DefRef | null {
     const [head, ...rest] = path;
     if (head === undefined) return null;
-    if (head === '<parent>') return rest.length === 1 && this.spec.mixins === true ? this.parentMember(info, owner, rest[0] as string) : null;
-    if (head === '<super>') return this.superMember(info, owner, rest);
-    if (head === '<qsuper>') return this.qualifiedSuper(info, owner, rest);
+    if (head === '<parent>') return rest.length === 1 && this.spec.mixins === true ? parentMember(this, info, owner, rest[0] as string) : null;
+    if (head === '<super>') return superMember(this, info, owner, rest);
+    if (head === '<qsuper>') return qualifiedSuper(this, info, owner, rest);
     if (head === '<self>') {
       // A call owned by a type (outside any method) names that type's members; a method's, its type's.
       const selfType = this.isScopeKind(info.defs.get(owner)?.kind) ? owner : parentQname(owner);
@@ -429,6 +364,9 @@ class TreeLinker {
     return enclosingMember({ ref: (q) => this.ref(info.path, q), supertypes: (t) => this.supertypes.get(t.id) ?? [], answer: (t, m) => this.walk.answer(t, m, info.path, true), arity: (d) => this.infos.get(d.file)?.data.arity?.[d.qname] }, selfType, name, this.spec.enclosingCalls?.rootMembers ?? new Set(), this.args);
   }
 
+  /** Resolution of calls through proven locals (link-typed.ts). */
+  readonly typedHost: TypedHost = typedHostOf(this);
+
   linkCalls(info: FileInfo): void {
     const isTest = this.spec.isTestPath(info.path);
     for (const call of info.data.calls) {
@@ -436,7 +374,8 @@ class TreeLinker {
       const sourceId = call.owner === '' ? info.moduleId : info.defs.get(call.owner)?.id;
       this.args = this.spec.overloads === true ? call.args : undefined;
       const { bare, path } = unbare(call.path);
-      const found = sourceId === undefined || path === null ? null : this.resolvePath(info, call.owner, path, bare);
+      const typed = path?.[0] === '<typed>' && call.recv !== undefined && path.length === 2 ? typedTarget(this.typedHost, info.path, call.owner, call.recv, path[1] as string) : undefined;
+      const found = sourceId === undefined || path === null ? null : typed !== undefined ? typed : this.resolvePath(info, call.owner, path, bare);
       this.args = undefined;
       const target = found !== null && path !== null && this.sideMatches(info, call.owner, path, found) ? found : null;
       if (sourceId === undefined || target === null || !CALLABLE.has(target.kind)) {

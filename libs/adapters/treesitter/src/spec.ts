@@ -5,7 +5,7 @@
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { CodeExtractInput, ModuleResolver, SourceIssue } from '@docforge/core';
-import type { TreeImport, TreeLinkData } from './link-data.js';
+import type { TreeImport, TreeLinkData, TreeRecv } from './link-data.js';
 
 /** A definition a syntax node declares. */
 export interface DefinitionMatch {
@@ -35,6 +35,8 @@ export interface DefinitionMatch {
   arity?: { min: number; max: number | null };
   /** Node whose preceding comments are the doc comment (default: the definition node). */
   docAnchor?: SyntaxNode;
+  /** Declared result types of a function (Go), one type path per result, null where it names no plain type (TreeLinkData.results). */
+  results?: (string[] | null)[];
   /**
    * Whether a second declaration of the same qualified name and kind in the file reopens the
    * first (a Ruby class or module reopened, a C++ namespace): no new node, members join the first.
@@ -181,6 +183,13 @@ export interface LanguageSpec {
   callee(node: SyntaxNode): string[] | null | undefined;
   /** Names a node binds as locals of the enclosing function. */
   binds(node: SyntaxNode): readonly string[];
+  /**
+   * The names among {@link LanguageSpec.binds}'s whose declaration proves their type (TreeRecv); a local bound more than once
+   * keeps a proof only when every binding (parameters included) gives the same one, and `x.m()` on it becomes `['<typed>', 'm']`.
+   */
+  typedBinds?(node: SyntaxNode): ReadonlyMap<string, TreeRecv>;
+  /** Kinds a proven local's type may have for its calls to resolve (Go: `struct` and `type`, never an `interface`, whose calls dispatch). */
+  receiverKinds?: ReadonlySet<string>;
   /** Declared supertypes of a type definition node (`mixin`: how a Ruby module or PHP trait is taken in, see TreeBase). */
   bases?(node: SyntaxNode): { path: string[]; relation: 'inherits' | 'implements'; line: number; mixin?: 'include' | 'prepend' | 'extend' }[];
   logic: LogicSpec | null;

@@ -120,13 +120,17 @@ describe('go adapter on an in-memory module', () => {
     assert.deepEqual(edgeLines(link.edges, 'calls'), [
       'code:ledger/ledger.go#Ledger.Add calls code:ledger/ledger.go#Ledger.push @17',
       'code:ledger/ledger.go#Total calls code:ledger/sum.go#sum @28',
+      // `l := New()` / `l := ledger.New()`: New's declared result *Ledger proves l (1.2.4).
+      'code:ledger/ledger_test.go#TestAdd calls code:ledger/ledger.go#Ledger.Add @7',
       'code:ledger/ledger_test.go#TestAdd calls code:ledger/ledger.go#New @6',
+      'code:main.go#main calls code:ledger/ledger.go#Ledger.Add @10',
       'code:main.go#main calls code:ledger/ledger.go#New @9',
       'code:main.go#main calls code:ledger/ledger.go#Total @11',
       'code:main.go#main calls code:main.go#helper @12',
     ]);
     assert.deepEqual(edgeLines(link.edges, 'tested_by'), [
-      'code:ledger/ledger.go tested_by code:ledger/ledger_test.go @6', 'code:ledger/ledger.go#New tested_by code:ledger/ledger_test.go @6',
+      'code:ledger/ledger.go tested_by code:ledger/ledger_test.go @6', 'code:ledger/ledger.go#Ledger.Add tested_by code:ledger/ledger_test.go @7',
+      'code:ledger/ledger.go#New tested_by code:ledger/ledger_test.go @6',
     ]);
     assert.equal(link.stats['imports_unresolved'], 2, 'fmt and testing are not project packages');
     assert.ok((link.unresolved_calls?.['code:ledger/ledger.go#Shadow'] ?? 0) >= 1, 'a call of a local closure is unresolved');

@@ -12,6 +12,7 @@ import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, identifiersUnder, named } from '../tree.js';
 import { csharpApi, csharpResolver } from './csharp-resolve.js';
+import { newProof } from './typed-new.js';
 
 const KEYWORDS = new Set([
   'abstract', 'as', 'base', 'bool', 'break', 'byte', 'case', 'catch', 'char', 'checked', 'class', 'const', 'continue', 'decimal', 'default',
@@ -177,6 +178,8 @@ export const CSHARP_SPEC: LanguageSpec = {
   imports,
   callee,
   binds,
+  typedBinds: (node) => newProof(node, false),
+  receiverKinds: set('class', 'struct', 'record'),
   bases,
   logic: LOGIC,
   lexical,

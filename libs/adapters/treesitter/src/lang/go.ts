@@ -6,7 +6,7 @@
  * (go-resolve.ts).
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
-import type { TreeImport } from '../link-data.js';
+import type { TreeImport, TreeRecv } from '../link-data.js';
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { cleanComment, collapse, identifiersUnder, named, precedingComments } from '../tree.js';
@@ -48,6 +48,63 @@ function receiverOf(node: SyntaxNode): { type: string; name: string | null } | n
   return { type: type.text, name: param.childForFieldName('name')?.text ?? null };
 }
 
+/** The type path a type expression names (`T`, `pkg.T`, through `*T`, `T[K]` and parentheses); null for any other type. */
+function typePath(node: SyntaxNode | null): string[] | null {
+  let type = node;
+  while (type !== null && (type.type === 'pointer_type' || type.type === 'generic_type' || type.type === 'parenthesized_type')) {
+    type = type.type === 'generic_type' ? type.childForFieldName('type') : (named(type)[0] ?? null);
+  }
+  if (type?.type === 'type_identifier') return [type.text];
+  const pkg = type?.type === 'qualified_type' ? type.childForFieldName('package') : null;
+  const name = type?.type === 'qualified_type' ? type.childForFieldName('name') : null;
+  return pkg != null && name != null ? [pkg.text, name.text] : null;
+}
+
+/** The declared result types of a function: one type path (or null) per result, a named group `(a, b T)` counting each name. */
+function resultTypes(node: SyntaxNode): (string[] | null)[] {
+  const result = node.childForFieldName('result');
+  if (result === null) return [];
+  if (result.type !== 'parameter_list') return [typePath(result)];
+  const out: (string[] | null)[] = [];
+  for (const param of named(result).filter((c) => c.type === 'parameter_declaration' || c.type === 'variadic_parameter_declaration')) {
+    const type = param.type === 'parameter_declaration' ? typePath(param.childForFieldName('type')) : null;
+    const names = Math.max(1, param.children.filter((_, i) => param.fieldNameForChild(i) === 'name').length);
+    for (let i = 0; i < names; i += 1) out.push(type);
+  }
+  return out;
+}
+
+/** What proves the type of the value `node` (of `count` values assigned together, at `index`): `T{}`, `&T{}`, a call's declared result. */
+function valueProof(node: SyntaxNode | undefined, index: number, count: number): TreeRecv | null {
+  let value = node ?? null;
+  if (value?.type === 'unary_expression' && value.childForFieldName('operator')?.text === '&') value = value.childForFieldName('operand');
+  if (value?.type === 'composite_literal' && count === 1) {
+    const type = typePath(value.childForFieldName('type'));
+    return type === null ? null : { type };
+  }
+  const call = value === null ? undefined : callee(value);
+  return call == null || call.length > 2 || value?.type !== 'call_expression' ? null : { call, index };
+}
+
+/** Go's proven locals: `x := T{}`, `x := &T{}`, `x, err := NewT()`, `var x T`, `var x = pkg.T{}` (LanguageSpec.typedBinds). */
+function typedBinds(node: SyntaxNode): ReadonlyMap<string, TreeRecv> {
+  const out = new Map<string, TreeRecv>();
+  const short = node.type === 'short_var_declaration';
+  if (!short && node.type !== 'var_spec') return out;
+  const names = short ? named(node.childForFieldName('left') ?? node) : node.children.filter((_, i) => node.fieldNameForChild(i) === 'name');
+  if (!names.every((n) => n?.type === 'identifier')) return out;
+  const declared = short ? null : typePath(node.childForFieldName('type'));
+  const valueList = node.childForFieldName(short ? 'right' : 'value');
+  const values = valueList === null ? [] : named(valueList);
+  names.forEach((name, i) => {
+    const proof = declared !== null ? { type: declared } : values.length === names.length ? valueProof(values[i], 0, 1) : values.length === 1 ? valueProof(values[0], i, names.length) : null;
+    if (name !== null && proof !== null) out.set(name.text, proof);
+  });
+  // `var x T = v` binds x as T whatever v is; without a declared type, a value that is not the declared type (a conversion aside) proves none.
+  if (!short && declared === null && node.childForFieldName('type') !== null) out.clear();
+  return out;
+}
+
 function signature(node: SyntaxNode): string {
   const body = node.childForFieldName('body');
   return collapse(body === null ? node.text : node.text.slice(0, body.startIndex - node.startIndex));
@@ -66,7 +123,7 @@ function definition(node: SyntaxNode, parent: { kind: string; testFile: boolean;
     return {
       kind: receiver === null ? 'function' : 'method', name, qualifier: receiver?.type, signature: signature(node), capabilities,
       exported: exported(name) && (receiver === null || exported(receiver.type)), body: node.childForFieldName('body'),
-      receiver: receiver?.name ?? null, params: parameterNames(node.childForFieldName('parameters')),
+      receiver: receiver?.name ?? null, params: parameterNames(node.childForFieldName('parameters')), results: resultTypes(node),
     };
   }
   // type_spec / type_alias inside a type_declaration: the declaration's comment documents a lone spec.
@@ -124,6 +181,11 @@ function binds(node: SyntaxNode): string[] {
       break;
     case 'type_switch_statement':
       identifiersUnder(node.childForFieldName('alias'), IDENT, out);
+      break;
+    case 'type_spec':
+    case 'type_alias':
+      // A type declared inside a function shadows the package's: a proof naming it is void (extractor).
+      if (node.parent?.parent?.type !== 'source_file') identifiersUnder(node.childForFieldName('name'), new Set(['type_identifier']), out);
       break;
     default:
       break;
@@ -201,6 +263,8 @@ export const GO_SPEC: LanguageSpec = {
   imports,
   callee,
   binds,
+  typedBinds,
+  receiverKinds: set('struct', 'type'),
   logic: LOGIC,
   lexical,
   resolver: goResolver,

@@ -12,6 +12,7 @@ import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, identifiersUnder, named } from '../tree.js';
 import { javaApi, javaResolver } from './java-resolve.js';
+import { newProof } from './typed-new.js';
 
 const KEYWORDS = new Set([
   'abstract', 'assert', 'boolean', 'break', 'byte', 'case', 'catch', 'char', 'class', 'const', 'continue', 'default', 'do', 'double', 'else',
@@ -215,6 +216,8 @@ export const JAVA_SPEC: LanguageSpec = {
   imports,
   callee,
   binds,
+  typedBinds: (node) => newProof(node, true),
+  receiverKinds: set('class', 'record'),
   bases,
   logic: LOGIC,
   lexical,
