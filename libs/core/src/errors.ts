@@ -84,6 +84,7 @@ export const ERROR_CODES = {
   // Fix wave (attacker trial): a write-ahead journal that fails its schema or its confinement.
   application_journal_invalid: { message: 'The canonical-application journal cannot be trusted; recovery changed nothing.', template: 'The canonical-application journal {journal:raw} is refused and nothing was changed: {reason:raw}. Repair by hand: check the files it lists against {backup_dir:raw} (restore any half-written one), then delete the journal and that backup directory.', remediation: 'repair_journal_by_hand' },
   render_output_invalid: { message: 'A render output path cannot be written safely; nothing was written.', template: 'The output {output} of view {view_id} cannot be written: {reason:raw}. Nothing was written.', remediation: 'fix_view_output' },
+  render_output_foreign: { message: 'A render output path holds a file DocForge did not write; nothing was written.', template: 'The output {output} of view {view_id} holds a file DocForge did not write: {reason:raw}. Nothing was written; move the file or choose another output.', remediation: 'move_file_or_change_output' },
 } as const satisfies Record<string, ErrorSpec>;
 
 /** Every registered wire error code. */
@@ -374,6 +375,10 @@ export const errors = Object.freeze({
   /** `render_output_invalid`: the output (or preview) path of `viewId` is a link, a directory, under a non-directory or on a source (`details.reason_code`); nothing written. */
   renderOutputInvalid(viewId: string, output: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
     return build('render_output_invalid', { view_id: viewId, output, reason }, { view_id: viewId, output, ...details }, options);
+  },
+  /** `render_output_foreign` (issue 30): the existing file at the output of `viewId` is not DocForge's (no receipt or generator marker proves it) or was changed since; nothing written. */
+  renderOutputForeign(viewId: string, output: string, reason: string, options?: ErrorOptions): DocforgeError {
+    return build('render_output_foreign', { view_id: viewId, output, reason }, { view_id: viewId, output }, options);
   },
 });
 

@@ -123,8 +123,17 @@ function overlaps(a: string, b: string): 'equal' | 'inside' | 'contains' | null 
   return null;
 }
 
-/** Folders of version-control systems, never a state dir or a part of one. */
-const VCS_FOLDERS: ReadonlySet<string> = new Set(['.git', '.hg', '.svn', '.bzr', '_darcs', '.jj', 'CVS']);
+/** Folders of version-control systems (lower case), never a state dir, a view output or a part of one. */
+const VCS_FOLDERS: ReadonlySet<string> = new Set(['.git', '.hg', '.svn', '.bzr', '_darcs', '.jj', 'cvs']);
+
+/**
+ * The first segment of a project-relative POSIX path that names version-control metadata (`.git`,
+ * `.hg`, `.svn`, `.bzr`, `_darcs`, `.jj`, `CVS`), compared case-insensitively (`.GIT` is `.git` on
+ * a case-insensitive file system), or undefined.
+ */
+export function vcsSegment(rel: string): string | undefined {
+  return rel.split('/').find((segment) => VCS_FOLDERS.has(segment.toLowerCase()));
+}
 
 /**
  * The state dir (whose files DocForge deletes) must not overlap canonical sources, nor lie in
@@ -138,7 +147,7 @@ const VCS_FOLDERS: ReadonlySet<string> = new Set(['.git', '.hg', '.svn', '.bzr',
 export function checkStateDirPlacement(check: Checker, root: string, stateDir: string, declared: boolean, contentRoots: readonly string[], codeRoots: readonly string[]): void {
   if (stateDir === '.') check.fail('state.dir', 'must not be the project root itself');
   // Version-control metadata is never a state dir: DocForge writes and deletes files there.
-  const vcs = stateDir.split('/').find((segment) => VCS_FOLDERS.has(segment));
+  const vcs = vcsSegment(stateDir);
   if (vcs !== undefined) check.fail('state.dir', `"${stateDir}" lies in "${vcs}", version-control metadata; DocForge deletes files in its state dir, so it must not be there`);
   const stateReal = realRelative(root, stateDir);
   const lists: [string, readonly string[]][] = [['sources.content_roots', contentRoots], ['sources.code_roots', codeRoots]];

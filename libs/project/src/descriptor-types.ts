@@ -53,7 +53,7 @@ export interface ViewDeclaration {
   renderer: ViewRenderer;
   /** The nodes the view shows (catalog, page); empty: every node. */
   select: ViewSelector;
-  /** Project-relative POSIX output path ending in `.html`; never escapes the root, never inside the state dir, unique. */
+  /** Project-relative POSIX output path ending in `.html`; never escapes the root, never inside the state dir or version-control metadata (issue 30), unique. */
   output: string;
   /** matrix: the row nodes. */
   rows?: ViewSelector;

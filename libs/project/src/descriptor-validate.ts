@@ -13,7 +13,7 @@ import {
 } from './descriptor-types.js';
 import { Checker, type Table } from './descriptor-check.js';
 import { checkDescriptorShape, type ShapeGate } from './descriptor-shape.js';
-import { checkStateDirPlacement, checkStateDirReal, noControlChars, relativePath } from './descriptor-paths.js';
+import { checkStateDirPlacement, checkStateDirReal, noControlChars, relativePath, vcsSegment } from './descriptor-paths.js';
 import type { DescriptorDocument } from '@docforge/protocol/descriptor';
 import type { SourceIssue } from '@docforge/core';
 
@@ -103,6 +103,9 @@ function parseView(check: Checker, gate: ShapeGate, root: string, view: ViewDocu
   const output = relativePath(check, root, view.output, `${scope}.output`, false, true);
   if (!output.endsWith('.html')) check.fail(`${scope}.output`, `must name an .html file, got "${output}"`);
   if (output === stateDir || output.startsWith(`${stateDir}/`)) check.fail(`${scope}.output`, `must not lie inside the state dir "${stateDir}"`);
+  // Issue 30 (break-it trial): outputs get the confinement of changeset paths, never VCS metadata.
+  const vcs = vcsSegment(output);
+  if (vcs !== undefined) check.fail(`${scope}.output`, `"${output}" lies in "${vcs}", version-control metadata; DocForge never writes there`);
   const twin = views.find((other) => other.output === output);
   if (twin !== undefined) check.fail(`${scope}.output`, `is also the output of view "${twin.id}"; each view writes its own file`);
   // Every key of this view is shape-checked before it is read.

@@ -4,6 +4,8 @@
  * disabled (issue 11 item 5; security: a node body never becomes live markup).
  */
 
+import { stampGenerator } from './ownership.js';
+
 /** Escapes text for an HTML text node or a double-quoted attribute value. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;'));
@@ -34,12 +36,13 @@ svg.swatch{vertical-align:middle}ul.key li{display:inline-block;margin-right:1re
 
 /**
  * A complete HTML document. The Content-Security-Policy forbids every script, frame, object and
- * remote load, so even a defect that let markup through could not run code.
+ * remote load, so even a defect that let markup through could not run code. The document carries
+ * DocForge's generator marker line (ownership.ts, issue 30), which lets a later render replace it.
  * @param title plain text (escaped here)
  * @param body trusted HTML built by a renderer
  */
 export function htmlDocument(title: string, body: string): string {
-  return [
+  return stampGenerator([
     '<!DOCTYPE html>',
     '<html lang="en">',
     '<head>',
@@ -53,5 +56,5 @@ export function htmlDocument(title: string, body: string): string {
     '</body>',
     '</html>',
     '',
-  ].join('\n');
+  ].join('\n'));
 }

@@ -26,6 +26,8 @@ export type { PreviewInput, PreviewResult, PreviewMarkCounts } from './preview.j
 export { writePreview, changeMarks, previewPath } from './preview.js';
 export type { OutputProblem, OutputProblemCode } from './output-path.js';
 export { outputProblem } from './output-path.js';
+// Issue 30: whether an existing output file is DocForge's own to replace.
+export { foreignOutputReason, generatorMarker, stampGenerator, MAX_OWNED_OUTPUT_BYTES } from './ownership.js';
 // Issue 32 item 5 (`docforge check`): findings as a CI check sees them.
 export type { CheckFinding, CheckFailure, CheckSummary } from './findings.js';
 export { checkFailure, checkSummary, checkSummaryLine, checkText, findingLocation, findingText, STRICT_CODE_PREFIXES } from './findings.js';

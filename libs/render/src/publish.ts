@@ -2,7 +2,8 @@
  * `docforge render [VIEW]` (issue 11 item 5): renders declared views from one index publication
  * and writes each output atomically, then its version-1 render publication receipt under
  * `<state>/renders/`. Every selected view is rendered in memory before anything is written, so a
- * view that cannot be rendered leaves every output and receipt as it was.
+ * view that cannot be rendered leaves every output and receipt as it was. An existing output file
+ * is replaced only when DocForge wrote it and it is unchanged since (ownership.ts, issue 30).
  */
 import path from 'node:path';
 import { errors, sha256 } from '@docforge/core';
@@ -10,6 +11,7 @@ import { ensureStateDir, writeFileAtomic } from '@docforge/fs-safe';
 import type { Descriptor } from '@docforge/project';
 import type { RenderGraph } from './graph.js';
 import { outputTarget, prepareOutputDirs } from './output-path.js';
+import { foreignOutputError } from './ownership.js';
 import { RENDERER_VERSION, renderViewHtml } from './registry.js';
 import { RENDERS_DIR, fileStat, receiptPath, viewHash, type RenderReceipt } from './receipt.js';
 import { selectViews } from './status.js';
@@ -40,13 +42,18 @@ export interface RenderedView {
  * @param options.now clock for `rendered_at` (tests)
  * @throws DocforgeError `view_not_found`, `render_failed`, `render_output_invalid` (an output that
  *   is or passes through a link, is a directory, sits under a file or lies on the sources; see
- *   output-path.ts) before anything is written; Node errno errors of the writes
+ *   output-path.ts), `render_output_foreign` (an existing output DocForge did not write, or that
+ *   was changed since) before anything is written; Node errno errors of the writes
  */
 export async function renderDeclaredViews(descriptor: Descriptor, graph: RenderGraph, inputs: RenderInputs, options: { view?: string; now?: () => Date } = {}): Promise<RenderedView[]> {
   const views = selectViews(descriptor, options.view);
   const rendered: { view: (typeof views)[number]; html: string; target: string }[] = [];
   for (const view of views) rendered.push({ view, html: await renderViewHtml({ view, graph }), target: outputTarget(descriptor, view.id, view.output) });
   const stateDir = path.join(descriptor.root, descriptor.state.dir);
+  for (const { view, target } of rendered) {
+    const foreign = foreignOutputError(stateDir, view.id, view.output, target);
+    if (foreign !== null) throw foreign;
+  }
   ensureStateDir(descriptor.root, path.join(stateDir, RENDERS_DIR));
   const written: RenderedView[] = [];
   for (const { view, html, target } of rendered) {

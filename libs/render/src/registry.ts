@@ -16,9 +16,10 @@ import type { RenderInput, Renderer } from './renderers/types.js';
  * Version of the built-in renderers' output. Bump it whenever any renderer's output changes for the
  * same input: render receipts record it, so older outputs become stale. 3 (issue 34 item 7): graph
  * boxes sized to their text, relation labels and key, preview legends, `page` without a repeated
- * heading.
+ * heading. 4 (issue 30): the DocForge generator marker line that proves a later render may replace
+ * the file.
  */
-export const RENDERER_VERSION = 3;
+export const RENDERER_VERSION = 4;
 
 /** The registry, frozen. */
 export const RENDERERS: Readonly<Record<ViewRenderer, Renderer>> = Object.freeze({
