@@ -177,6 +177,11 @@ test('docforge_render_status: current after render, unverified without or with a
   const cliStatus = cli(['render', '-C', root, '--status', 'components']);
   assert.equal(cliStatus.status, 1, 'docforge render --status exits 1 unless every view is current');
   assert.match(cliStatus.stdout, /^stale +components -> site\/components\.html \(sources_changed\); run: docforge render components$/m);
+  // Issue 30: the output edited by hand above is not replaced (render_output_foreign); moved away, it renders again.
+  const refused = cli(['render', '-C', root]);
+  assert.notEqual(refused.status, 0);
+  assert.match(refused.stderr, /render_output_foreign/);
+  rmSync(path.join(root, 'site', 'components.html'));
   assert.equal(cli(['render', '-C', root]).status, 0);
   const cliDeep = cli(['render', '-C', root, '--status', '--deep', '--json']);
   assert.equal(cliDeep.status, 0, cliDeep.stdout);
