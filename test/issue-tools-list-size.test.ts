@@ -28,13 +28,15 @@ const WHOLE_ABOVE_TARGET: ReadonlySet<string> = new Set(['proposal', 'applicatio
 /**
  * Ceilings per mode, in characters, just above the figures measured on 2026-12-07 (fifth pass: the
  * published changeset-operation union without the tag rule its branches imply): read 8,778 /
- * 38,787, proposal 24,129 / 80,294, application 24,684 / 82,671. They keep later changes from
+ * 38,787, proposal 24,129 / 80,294, application 24,684 / 82,671. Raised the same day by the output
+ * field added since, which the output schemas must declare (`dropped_terms_total` of search and
+ * context, 41 characters each): whole 38,869 / 80,376 / 82,753. They keep later changes from
  * growing the list.
  */
 const CEILINGS: Record<string, { context: number; whole: number }> = {
-  read: { context: 8_800, whole: 38_800 },
-  proposal: { context: 24_150, whole: 80_300 },
-  application: { context: 24_700, whole: 82_700 },
+  read: { context: 8_800, whole: 38_900 },
+  proposal: { context: 24_150, whole: 80_400 },
+  application: { context: 24_700, whole: 82_800 },
 };
 
 const MODES: { mode: string; options: ServerOptions }[] = [
