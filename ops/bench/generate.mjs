@@ -19,6 +19,22 @@ export function prng(seed) {
   };
 }
 
+/**
+ * `n` items of `items` drawn without replacement by a partial Fisher-Yates shuffle seeded by
+ * {@link prng}, in draw order (the audits' seeded samples: same items, n and seed, same draw).
+ */
+export function drawWithoutReplacement(items, n, seed) {
+  const random = prng(seed);
+  const pool = [...items];
+  const out = [];
+  for (let i = 0; i < Math.min(n, pool.length); i += 1) {
+    const j = i + Math.floor(random() * (pool.length - i));
+    [pool[i], pool[j]] = [pool[j], pool[i]];
+    out.push(pool[i]);
+  }
+  return out;
+}
+
 const DOMAIN_WORDS = ('payment ledger refund settlement idempotency gateway fraud score retry timeout queue worker journal balance ' +
   'account currency capture authorize reverse dispute webhook token session cache index schema migration replica shard ' +
   'latency throughput budget alert runbook incident rollback deploy config secret audit policy compliance report export ' +

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { IndexManager } from '@docforge/sync';
-import { prng } from '../../bench/generate.mjs';
+import { drawWithoutReplacement } from '../../bench/generate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../../..');
@@ -67,19 +67,6 @@ function allCallEdges(reader) {
   return edges.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
-/** N edges drawn without replacement, in draw order. */
-function draw(edges, n, seed) {
-  const random = prng(seed);
-  const pool = [...edges];
-  const out = [];
-  for (let i = 0; i < Math.min(n, pool.length); i += 1) {
-    const j = i + Math.floor(random() * (pool.length - i));
-    [pool[i], pool[j]] = [pool[j], pool[i]];
-    out.push(pool[i]);
-  }
-  return out;
-}
-
 async function sample(pkg, n, seed) {
   const { root, version } = project(pkg);
   const manager = new IndexManager({ root, noAst: false });
@@ -91,7 +78,7 @@ async function sample(pkg, n, seed) {
     if (!lines.has(file)) lines.set(file, readFileSync(path.join(root, file), 'utf8').split('\n'));
     return (lines.get(file)[line - 1] ?? '').trim();
   };
-  const drawn = draw(edges, n, seed).map((edge, index) => {
+  const drawn = drawWithoutReplacement(edges, n, seed).map((edge, index) => {
     const target = reader.getNode(edge.target_id);
     return {
       index,

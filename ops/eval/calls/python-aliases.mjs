@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadPythonAdapter } from '@docforge/adapter-python';
-import { prng } from '../../bench/generate.mjs';
+import { drawWithoutReplacement } from '../../bench/generate.mjs';
 
 const INPUTS = [
   { name: 'pyjwt', root: '/usr/lib/python3/dist-packages/jwt', prefix: 'jwt/', deep: true },
@@ -48,14 +48,7 @@ for (const input of INPUTS) {
   }
 }
 all.sort((a, b) => (`${a.input}\u0000${key(a)}` < `${b.input}\u0000${key(b)}` ? -1 : 1));
-const random = prng(Number(values.seed));
-const pool = [...all];
-const drawn = [];
-for (let i = 0; i < Math.min(Number(values.n), pool.length); i += 1) {
-  const j = i + Math.floor(random() * (pool.length - i));
-  [pool[i], pool[j]] = [pool[j], pool[i]];
-  drawn.push({ index: i, ...pool[i] });
-}
+const drawn = drawWithoutReplacement(all, Number(values.n), Number(values.seed)).map((e, index) => ({ index, ...e }));
 const population = Object.fromEntries(INPUTS.map((i) => [i.name, all.filter((e) => e.input === i.name).length]));
 if (values.json) console.log(JSON.stringify({ seed: Number(values.seed), n: Number(values.n), population, drawn }, null, 1));
 else {

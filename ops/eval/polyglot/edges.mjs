@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { IndexManager } from '@docforge/sync';
-import { prng } from '../../bench/generate.mjs';
+import { drawWithoutReplacement } from '../../bench/generate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..', '..');
@@ -106,18 +106,6 @@ function allEdges(reader) {
   return edges.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
-function draw(edges, n, seed) {
-  const random = prng(seed);
-  const pool = [...edges];
-  const out = [];
-  for (let i = 0; i < Math.min(n, pool.length); i += 1) {
-    const j = i + Math.floor(random() * (pool.length - i));
-    [pool[i], pool[j]] = [pool[j], pool[i]];
-    out.push(pool[i]);
-  }
-  return out;
-}
-
 async function sample(lang, n, seed) {
   const root = project(lang);
   const manager = new IndexManager({ root, noAst: false });
@@ -130,7 +118,7 @@ async function sample(lang, n, seed) {
     return (cache.get(file)[line - 1] ?? '').trim();
   };
   const population = Object.fromEntries(RELATIONS.map((r) => [r, edges.filter((e) => e.relation === r).length]));
-  const drawn = draw(edges, n, seed).map((edge, index) => {
+  const drawn = drawWithoutReplacement(edges, n, seed).map((edge, index) => {
     const target = reader.getNode(edge.target_id);
     return {
       index, relation: edge.relation, site: `${edge.source_path}:${edge.line}`, source_text: lineText(edge.source_path, edge.line),

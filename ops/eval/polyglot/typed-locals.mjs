@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadTreeAdapters } from '@docforge/adapter-treesitter';
-import { prng } from '../../bench/generate.mjs';
+import { drawWithoutReplacement } from '../../bench/generate.mjs';
 
 const GOCODE = '/usr/share/gocode/src';
 const INPUTS = {
@@ -79,14 +79,7 @@ async function population(lang) {
 
 const { values } = parseArgs({ options: { lang: { type: 'string', default: 'go' }, n: { type: 'string', default: '50' }, seed: { type: 'string', default: '33' }, json: { type: 'boolean', default: false } } });
 const all = await population(values.lang);
-const random = prng(Number(values.seed));
-const pool = [...all];
-const drawn = [];
-for (let i = 0; i < Math.min(Number(values.n), pool.length); i += 1) {
-  const j = i + Math.floor(random() * (pool.length - i));
-  [pool[i], pool[j]] = [pool[j], pool[i]];
-  drawn.push({ index: i, ...pool[i] });
-}
+const drawn = drawWithoutReplacement(all, Number(values.n), Number(values.seed)).map((e, index) => ({ index, ...e }));
 const counts = Object.fromEntries(INPUTS[values.lang].map((i) => [i.name, all.filter((e) => e.input === i.name).length]));
 if (values.json) console.log(JSON.stringify({ lang: values.lang, seed: Number(values.seed), n: Number(values.n), population: counts, drawn }, null, 1));
 else {
