@@ -47,6 +47,7 @@ function printStatus(statuses: readonly ViewRenderStatus[], json: boolean, deep:
     return;
   }
   for (const s of statuses) print(`${s.status.padEnd(10)} ${s.view} -> ${s.output} (${s.reason})${s.status === 'current' ? '' : `; run: ${s.command}`}`);
+  if (statuses.length === 0) print('no views declared ([[views]] in docforge.toml)');
 }
 
 /** `docforge render --status`: cheap status (no sync, no writes), or with `--deep` the oracle. Exit 1 when any view is not current. */
