@@ -303,6 +303,12 @@ async function runCommand(command: string, rest: string[], context: CommandConte
   switch (command) {
     case 'init':
       if (rest.length > 0 && rest.join('').trim() === '') return refuseUsage(json, 'init was given an empty DIR (leave it out for the current folder)');
+      if (rest[0] === undefined && values['project-root'] === undefined) {
+        // `init` with no DIR inside a project (a folder above holds docforge.toml) would write a nested
+        // project by accident: name the enclosing one instead; `docforge init .` still makes a nested one.
+        const enclosing = nearestProjectRoot(process.cwd());
+        if (enclosing !== null && enclosing !== process.cwd()) return refuseUsage(json, `${process.cwd()} is inside the DocForge project at ${enclosing} (it holds docforge.toml), and commands run here work on it; to make a separate, nested project here, run: docforge init .`);
+      }
       return await runInit(path.resolve(rest[0] ?? values['project-root'] ?? '.'), json);
     case 'sync':
       return await runSync(root, syncOptions);
