@@ -23,7 +23,7 @@ function logicOrNone(build: () => { steps: LogicStep[]; flows: LogicFlow[] }): {
     throw error;
   }
 }
-import { requireParser } from './runtime.js';
+import { requireGrammar } from './runtime.js';
 import type { LanguageSpec } from './spec.js';
 import { cap, countLines, docComment, endLine, firstParagraph, line, precedingComments, syntaxErrors } from './tree.js';
 
@@ -306,16 +306,20 @@ class Extractor {
   }
 }
 
+/** The module specifier of the grammar that parses the file at `path` (its dialect's where that applies). */
+export function grammarFor(spec: LanguageSpec, path: string, options: CodeExtractInput['options']): string {
+  return spec.dialect?.applies(path, options) === true ? spec.dialect.grammar : `@vscode/tree-sitter-wasm/wasm/${spec.grammar}`;
+}
+
 /**
  * Extracts one file of `spec`'s language with strategy `ast`. Nodes: the module `code:<path>` and
  * its definitions `code:<path>#<qualified.name>` (a repeated qualified name gets `~2`, `~3`);
  * Logic for functions and methods when `input.logic` and the language has a {@link LogicSpec}.
  * Syntax errors become `syntax_error` warnings; extraction continues on the recovered tree.
- * @throws DocforgeError `internal_error` when the language's grammar is not loaded on this thread.
+ * @throws DocforgeError `internal_error` when the file's grammar ({@link grammarFor}) is not loaded on this thread.
  */
 export function extractTree(spec: LanguageSpec, input: CodeExtractInput): ExtractResult {
-  const loaded = requireParser(spec.id);
-  const { parser, query } = loaded.dialect !== null && spec.dialect?.applies(input.path, input.options) === true ? loaded.dialect : loaded;
+  const { parser, query } = requireGrammar(grammarFor(spec, input.path, input.options));
   const extractor = new Extractor(spec, input.path, input.content, input.logic);
   let tree: Tree | null = null;
   try {

@@ -143,7 +143,7 @@ export interface LanguageSpec {
   /** Grammar file name inside @vscode/tree-sitter-wasm/wasm. */
   grammar: string;
   /**
-   * A second grammar for some of the language's files, loaded beside the first: `grammar` is the `.wasm` file's module
+   * A second grammar for some of the language's files, each loaded when a file needs it: `grammar` is the `.wasm` file's module
    * specifier (C: `tree-sitter-c/tree-sitter-c.wasm`), `applies` whether a project-relative path is parsed with it, given the
    * descriptor's adapter options (`CodeExtractInput.options`).
    */
