@@ -246,7 +246,7 @@ class Extractor {
     const isFunction = match.kind === 'function' || match.kind === 'method';
     if (isFunction) {
       draft.receiver = match.receiver;
-      for (const param of match.params) bindLocal(draft, param, null);
+      for (const param of match.params) bindLocal(draft, param, match.paramProofs?.get(param) ?? null);
       if (match.results !== undefined && match.results.some((r) => r !== null)) this.results[draft.qname] = match.results;
       if (this.logic && spec.logic !== null && match.body !== null) {
         const built = logicOrNone(() => buildLogic(spec.logic!, draft.id, node, match.body!, cap(match.signature).slice(0, 120), this.source));
@@ -263,17 +263,22 @@ class Extractor {
    */
   shadowLocals(): void {
     this.calls.forEach((call, index) => {
-      const path = call.path;
+      // `['<recv>', x, m]` (C++ `x.m()`): a call on a variable, kept only as `<typed>` when x's declarations prove its type.
+      const recv = call.path?.[0] === '<recv>';
+      const path = recv ? (call.path as string[]).slice(1) : call.path;
       const head = path?.[0];
       const owner = this.callScopes[index];
-      if (path === null || head === undefined || owner === undefined) return;
+      if (path === null || head === undefined || owner === undefined) {
+        if (recv) call.path = null;
+        return;
+      }
       const proof = owner.proofs.get(head);
       // A proof naming a local (a type or function declared or bound in the body) proves nothing outside it.
       const proofHead = proof == null ? undefined : 'type' in proof ? proof.type[0] : proof.call[0];
       if (proof != null && path.length === 2 && proofHead !== undefined && !owner.locals.has(proofHead) && proofHead !== owner.receiver) {
         call.path = ['<typed>', path[1] as string];
         call.recv = proof;
-      } else if (owner.locals.has(head) || (this.spec.callableLocals === true && head === '<self>' && owner.locals.has(path[1] ?? ''))) call.path = null;
+      } else if (recv || owner.locals.has(head) || (this.spec.callableLocals === true && head === '<self>' && owner.locals.has(path[1] ?? ''))) call.path = null;
       // An unqualified call naming a local (a C# local function or delegate) reaches no enclosing type's method.
       else if (head === '<bare>' && owner.locals.has(path[1] ?? '')) call.path = ['<self>', path[1] as string];
       else if (head === owner.receiver) call.path = path.length === 2 ? ['<self>', path[1] as string] : null;

@@ -26,8 +26,10 @@ export interface DefinitionMatch {
   body: SyntaxNode | null;
   /** The receiver variable in the body (Go `t`, Rust `self`, Java `this`), or null. */
   receiver: string | null;
-  /** Names the parameters bind. */
+  /** Names the parameters bind (Go: the function's and the receiver's type parameters too, which shadow package types). */
   params: readonly string[];
+  /** What proves each parameter's type (Go `s *Server`; LanguageSpec.typedBinds for locals), by name. */
+  paramProofs?: ReadonlyMap<string, TreeRecv>;
   /**
    * How many arguments a call may pass (a method or function of a language with {@link LanguageSpec.overloads}): `min`
    * without the defaulted parameters, `max` null with varargs (Java `...`, C# `params`, C/C++ `...`).
