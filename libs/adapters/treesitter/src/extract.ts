@@ -263,8 +263,10 @@ class Extractor {
    */
   shadowLocals(): void {
     this.calls.forEach((call, index) => {
-      // `['<recv>', x, m]` (C++ `x.m()`): a call on a variable, kept only as `<typed>` when x's declarations prove its type.
-      const recv = call.path?.[0] === '<recv>';
+      // `['<recv>', x, m]` (C++ `x.m()`; `<recv->` for `x->m()`): a call on a variable, kept only as `<typed>` when x's
+      // declarations prove its type: an object's (a type proof) for `.`, a pointer's to what `new` made (a call proof) for `->`.
+      const recv = call.path?.[0] === '<recv>' || call.path?.[0] === '<recv->';
+      const fits = (proof: TreeRecv): boolean => !recv || ('type' in proof) === (call.path?.[0] === '<recv>');
       const path = recv ? (call.path as string[]).slice(1) : call.path;
       const head = path?.[0];
       const owner = this.callScopes[index];
@@ -275,7 +277,7 @@ class Extractor {
       const proof = owner.proofs.get(head);
       // A proof naming a local (a type or function declared or bound in the body) proves nothing outside it.
       const proofHead = proof == null ? undefined : 'type' in proof ? proof.type[0] : proof.call[0];
-      if (proof != null && path.length === 2 && proofHead !== undefined && !owner.locals.has(proofHead) && proofHead !== owner.receiver) {
+      if (proof != null && fits(proof) && path.length === 2 && proofHead !== undefined && !owner.locals.has(proofHead) && proofHead !== owner.receiver) {
         call.path = ['<typed>', path[1] as string];
         call.recv = proof;
       } else if (recv || owner.locals.has(head) || (this.spec.callableLocals === true && head === '<self>' && owner.locals.has(path[1] ?? ''))) call.path = null;

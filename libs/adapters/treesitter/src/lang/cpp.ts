@@ -169,7 +169,8 @@ function callee(node: SyntaxNode): string[] | null | undefined {
   if (field?.type !== 'field_identifier') return null;
   if (argument?.type === 'this') return ['<self>', field.text];
   // `x.m()`: the extractor keeps it only when x's declarations prove its type (typedBinds).
-  return argument?.type === 'identifier' && fn.childForFieldName('operator')?.text === '.' ? ['<recv>', argument.text, field.text] : null;
+  const operator = fn.childForFieldName('operator')?.text;
+  return argument?.type === 'identifier' && (operator === '.' || operator === '->') ? [operator === '.' ? '<recv>' : '<recv->', argument.text, field.text] : null;
 }
 
 /** Whether a template declaration around `node` (its function's or an enclosing class's) has a parameter `name`. */
@@ -194,8 +195,28 @@ function typedBinds(node: SyntaxNode): ReadonlyMap<string, TreeRecv> {
   for (const child of node.childrenForFieldName('declarator')) {
     const declared = child?.type === 'init_declarator' ? child.childForFieldName('declarator') : child;
     if (declared?.type === 'identifier') out.set(declared.text, { type });
+    // `Foo* p = new Foo(a)`: p points to exactly a Foo while nothing can reseat it (a constructor call proof, for `p->m()`).
+    const pointee = declared?.type === 'pointer_declarator' ? declared.childForFieldName('declarator') : null;
+    const value = child?.type === 'init_declarator' ? child.childForFieldName('value') : null;
+    if (pointee?.type === 'identifier' && value?.type === 'new_expression' && value.childForFieldName('type')?.text === typeNode.text && onlyDereferenced(node, pointee.text)) {
+      out.set(pointee.text, { call: type, index: 0 });
+    }
   }
   return out;
+}
+
+/** Whether every mention of `name` in the function around `declaration`, the declaration aside, is `name->` or `delete name`. */
+function onlyDereferenced(declaration: SyntaxNode, name: string): boolean {
+  let fn = declaration.parent;
+  while (fn !== null && fn.type !== 'function_definition' && fn.type !== 'lambda_expression') fn = fn.parent;
+  const body = fn?.childForFieldName('body');
+  if (body == null) return false;
+  const text = `${body.text.slice(0, declaration.startIndex - body.startIndex)} ${body.text.slice(declaration.endIndex - body.startIndex)}`;
+  for (const mention of text.matchAll(new RegExp(`(?<![\\w.]|->|::)${name}\\b`, 'g'))) {
+    const at = mention.index ?? 0;
+    if (!/^\s*->/.test(text.slice(at + name.length, at + name.length + 16)) && !/\bdelete\s*$/.test(text.slice(Math.max(0, at - 16), at))) return false;
+  }
+  return true;
 }
 
 /** The identifier a declarator declares (through pointer, reference, array and init declarators), or null. */
