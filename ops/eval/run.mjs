@@ -12,8 +12,8 @@
 // (express 4.21.2 from the npm registry, code only), undici (undici 8.14.1: docs/docs Markdown and code)
 // ws (ws 8.18.3 from the npm registry, code only), objx (Debian's Go sources of objx 0.5.0, code only) and pyjwt
 // (Debian's python3-jwt 2.6.0, code only), piscina (the installed piscina 5.3.2: docs/docs Markdown and src/ TypeScript)
-// and semver (the installed semver 7.8.6, code only).
-// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws|objx|pyjwt|piscina|semver] [--verbose] [--json FILE]
+// semver (the installed semver 7.8.6, code only) and findmyway (the installed find-my-way 9.10.2, code only).
+// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws|objx|pyjwt|piscina|semver|findmyway] [--verbose] [--json FILE]
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -184,11 +184,19 @@ function semverCorpus(root = path.join(outDir, 'semver')) {
   return root;
 }
 
+/** A project made of the installed find-my-way package (ops/eval/questions/findmyway.json `source`), copied whole; code only. */
+function findMyWayCorpus(root = path.join(outDir, 'findmyway')) {
+  rmSync(root, { recursive: true, force: true });
+  cpSync(path.join(repo, 'node_modules', 'find-my-way'), root, { recursive: true });
+  writeDescriptor(root, 'findmyway', [], 'typescript');
+  return root;
+}
+
 /** Corpus builder per question set. */
 const CORPORA = {
   examples: examplesCorpus, fastify: () => fastifyCorpus(), koa: () => koaCorpus(), asyncio: () => asyncioCorpus(), npm: () => npmCorpus(),
   express: () => expressCorpus(), undici: () => undiciCorpus(), ws: () => wsCorpus(), objx: () => objxCorpus(), pyjwt: () => pyjwtCorpus(),
-  piscina: () => piscinaCorpus(), semver: () => semverCorpus(),
+  piscina: () => piscinaCorpus(), semver: () => semverCorpus(), findmyway: () => findMyWayCorpus(),
 };
 
 async function connect(root) {

@@ -39,7 +39,9 @@
  * bm25 relative to the best candidate's (0..1), or {@link CODE_TEXT_FACTOR} times its code text's bm25 relative to the best
  * code match (`code_fts`, a third candidate window, issue 31 item 1) when that is larger, times
  * {@link shortNodeFactor} (a code node of fewer than {@link SHORT_NODE_LINES} lines scores its text in proportion to its
- * length, unless its own name holds the question); nodes in test sources score {@link TEST_FACTOR} of that. Ties are ordered by id. Build copies of one
+ * length, unless its own name holds the question); nodes in test sources score {@link TEST_FACTOR} of that. A code module
+ * then scores just below the best of its own declarations among the candidates, unless its own name holds the question
+ * ({@link modulesBelowMembers}). Ties are ordered by id. Build copies of one
  * source (dual ESM/CommonJS files, declaration twins, a generated bundle) are then one entry at
  * their best score, the others listed in `copies` ({@link collapseCopies}). Because the candidate set
  * and every score are independent of the limit, the results for one limit are always the first
@@ -47,6 +49,7 @@
  */
 import { ftsExpression, type FtsCandidate, type FtsMatch, type IndexReader, type NodeFilters } from '@docforge/store';
 import type { RankedNode } from './ranked-node.js';
+import { modulesBelowMembers } from './ranking-containers.js';
 export type { RankedNode } from './ranked-node.js';
 import { analyseQuery, termPhrases, wordStem, STOP_WORDS, type AnalysedQuery } from './query.js';
 import { candidateTier, documentFrequencies, MATCH_TIER } from './ranking-candidates.js';
@@ -278,6 +281,8 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   const hintedKinds = new Set(codeIntent ? analysed.terms.filter((t) => t.weight === 1 && Object.hasOwn(KIND_WORDS, t.word)).flatMap((t) => KIND_WORDS[t.word]!) : []);
   const kindWords = (kind: string): string[] => Object.keys(KIND_WORDS).filter((w) => KIND_WORDS[w]!.includes(kind) && analysed.terms.some((t) => t.word === w));
   const ranked: RankedNode[] = [];
+  // Code modules whose own name holds the whole question keep their score (ranking-containers.ts).
+  const namedModules = new Set<string>();
   for (const row of candidates.values()) {
     const isCode = row.id.startsWith('code:');
     const words = nodeWordsOf(row.id, row.title);
@@ -302,10 +307,12 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
       + (implementation ? RANK_WEIGHTS.codeIntent + RANK_WEIGHTS.definition * definitionPrior(row, hintedKinds) : 0)
       + (!implementation && isCode && CALLABLE_KINDS.has(row.kind) && row.end_line > row.start_line ? RANK_WEIGHTS.body : 0);
     const score = raw * (inTests ? TEST_FACTOR : 1) * (codeIntent && !isCode ? DOC_FACTOR : 1);
+    if (own.r >= 1) namedModules.add(row.id);
     ranked.push({ row, score: Math.round(score * 1e6) / 1e6, allTerms: allRows.has(row.rowid), section });
   }
-  // Build copies of one source (`x.js`, `x.cjs`, `x.d.ts`, a `cdn.js` bundle) are one entry (ranking-copies.ts).
-  return { ranked: collapseCopies(ranked), windowed, fts, match, terms: analysed };
+  // Build copies of one source (`x.js`, `x.cjs`, `x.d.ts`, a `cdn.js` bundle) are one entry (ranking-copies.ts),
+  // after each code module is put below its own best declaration (ranking-containers.ts).
+  return { ranked: collapseCopies(modulesBelowMembers(ranked, namedModules)), windowed, fts, match, terms: analysed };
 }
 
 /** Each row's bm25 relative to the best of them (0..1, the best 1); empty when none has a negative bm25. */

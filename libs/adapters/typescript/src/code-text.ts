@@ -5,6 +5,7 @@
  * comments are already their nodes' summaries and bodies, so they get none.
  */
 import { collectCodeText, type CodeExtractInput, type CodeTextOptions, type NodeCodeText, type ParsedSource } from '@docforge/core';
+import { documentedNames, withDocumentedNames } from './documented-names.js';
 import { isDeclarationPath } from './paths.js';
 
 /** Reserved and contextual keywords and literal keywords of JavaScript and TypeScript (never searchable code text). */
@@ -18,7 +19,14 @@ const TS_KEYWORDS: ReadonlySet<string> = new Set([
 
 const OPTIONS: CodeTextOptions = Object.freeze({ owners: new Set(['module', 'class', 'function', 'method']), keywords: TS_KEYWORDS });
 
-/** The code text of an extracted file's nodes: none for a declaration file. */
+/**
+ * The code text of an extracted file's nodes: none for a declaration file. A node's words also
+ * carry what the file's own doc comments say about the options and properties it reads
+ * (documented-names.ts); its lines (the excerpts) are the source's only.
+ */
 export function typeScriptCodeText(input: Pick<CodeExtractInput, 'path' | 'content'>, nodes: ParsedSource['nodes']): NodeCodeText[] {
-  return isDeclarationPath(input.path) ? [] : collectCodeText(input.content, nodes, OPTIONS);
+  if (isDeclarationPath(input.path)) return [];
+  const texts = collectCodeText(input.content, nodes, OPTIONS);
+  const names = documentedNames(input.content);
+  return names.size === 0 ? texts : texts.map((t) => ({ ...t, words: withDocumentedNames(t.words, names) }));
 }
