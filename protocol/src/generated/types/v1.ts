@@ -1822,10 +1822,13 @@ export interface DocforgeProjectInfoOutput1 {
       project_owned?: boolean;
       [k: string]: unknown;
     };
+    /**
+     * The closed vocabularies; null: open.
+     */
     vocabulary?: {
-      kinds?: string[];
-      authorities?: string[];
-      statuses?: string[];
+      kinds?: string[] | null;
+      authorities?: string[] | null;
+      statuses?: string[] | null;
       relations?: string[] | null;
       [k: string]: unknown;
     };

@@ -5939,7 +5939,7 @@ return errors === 0;
 }
 
 export const validate_docforge_project_info_output = validate153;
-const schema55 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_project_info.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["project_id","counts"],"properties":{"project_id":{"type":"string"},"name":{"type":"string"},"counts":{"type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/index_counts"}],"properties":{"by_kind":{"type":"object","additionalProperties":{"type":"integer"},"description":"Nodes by kind (at most 200 kinds)."}}},"root":{"type":"string"},"sources":{"type":"object","properties":{"content_roots":{"type":"array","items":{"type":"string"}},"code_roots":{"type":"array","items":{"type":"string"}},"exclude":{"type":"array","items":{"type":"string"}}}},"adapter":{"type":"object","properties":{"code":{"type":"array","items":{"type":"string"}},"strategy":{"type":"string"},"project_owned":{"type":"boolean"}}},"vocabulary":{"type":"object","properties":{"kinds":{"type":"array","items":{"type":"string"}},"authorities":{"type":"array","items":{"type":"string"}},"statuses":{"type":"array","items":{"type":"string"}},"relations":{"type":["array","null"],"items":{"type":"string"}}}},"limits":{"type":"object","properties":{"max_results":{"type":"integer"},"max_output_chars":{"type":"integer"}}},"views":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"title":{"type":"string"},"renderer":{"type":"string"}}}},"generation":{"type":"integer"}}}}};
+const schema55 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_project_info.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["project_id","counts"],"properties":{"project_id":{"type":"string"},"name":{"type":"string"},"counts":{"type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/index_counts"}],"properties":{"by_kind":{"type":"object","additionalProperties":{"type":"integer"},"description":"Nodes by kind (at most 200 kinds)."}}},"root":{"type":"string"},"sources":{"type":"object","properties":{"content_roots":{"type":"array","items":{"type":"string"}},"code_roots":{"type":"array","items":{"type":"string"}},"exclude":{"type":"array","items":{"type":"string"}}}},"adapter":{"type":"object","properties":{"code":{"type":"array","items":{"type":"string"}},"strategy":{"type":"string"},"project_owned":{"type":"boolean"}}},"vocabulary":{"type":"object","properties":{"kinds":{"type":["array","null"],"items":{"type":"string"}},"authorities":{"type":["array","null"],"items":{"type":"string"}},"statuses":{"type":["array","null"],"items":{"type":"string"}},"relations":{"type":["array","null"],"items":{"type":"string"}}},"description":"The closed vocabularies; null: open."},"limits":{"type":"object","properties":{"max_results":{"type":"integer"},"max_output_chars":{"type":"integer"}}},"views":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"title":{"type":"string"},"renderer":{"type":"string"}}}},"generation":{"type":"integer"}}}}};
 
 function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_project_info.output.schema.json" */;
@@ -6050,35 +6050,32 @@ let data19 = data0.vocabulary;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 if(data19.kinds !== undefined){
 let data20 = data19.kinds;
+if((!(Array.isArray(data20))) && (data20 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/kinds",schemaPath:"#/properties/result/properties/vocabulary/properties/kinds/type",keyword:"type",params:{type: schema55.properties.result.properties.vocabulary.properties.kinds.type},message:"must be array,null"}), errors++;
 if(Array.isArray(data20)){
 const len4 = data20.length;
 for(let i4=0; i4<len4; i4++){
 if(typeof data20[i4] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/kinds/" + i4,schemaPath:"#/properties/result/properties/vocabulary/properties/kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/kinds",schemaPath:"#/properties/result/properties/vocabulary/properties/kinds/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data19.authorities !== undefined){
 let data22 = data19.authorities;
+if((!(Array.isArray(data22))) && (data22 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/authorities",schemaPath:"#/properties/result/properties/vocabulary/properties/authorities/type",keyword:"type",params:{type: schema55.properties.result.properties.vocabulary.properties.authorities.type},message:"must be array,null"}), errors++;
 if(Array.isArray(data22)){
 const len5 = data22.length;
 for(let i5=0; i5<len5; i5++){
 if(typeof data22[i5] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/authorities/" + i5,schemaPath:"#/properties/result/properties/vocabulary/properties/authorities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/authorities",schemaPath:"#/properties/result/properties/vocabulary/properties/authorities/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data19.statuses !== undefined){
 let data24 = data19.statuses;
+if((!(Array.isArray(data24))) && (data24 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/statuses",schemaPath:"#/properties/result/properties/vocabulary/properties/statuses/type",keyword:"type",params:{type: schema55.properties.result.properties.vocabulary.properties.statuses.type},message:"must be array,null"}), errors++;
 if(Array.isArray(data24)){
 const len6 = data24.length;
 for(let i6=0; i6<len6; i6++){
 if(typeof data24[i6] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/statuses/" + i6,schemaPath:"#/properties/result/properties/vocabulary/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/statuses",schemaPath:"#/properties/result/properties/vocabulary/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data19.relations !== undefined){
