@@ -15,13 +15,15 @@ import { EXAMPLES_DIR } from './helpers/paths.js';
 import { removeDir, tempCopy } from './helpers/projects.js';
 import type { Envelope } from './helpers/server.js';
 import { useViewerRuntime } from './helpers/viewer.js';
+import { undeclaredFields } from './helpers/undeclared-fields.js';
 
 // The in-process servers spawn the viewer manager through this process's environment: a temp runtime dir, shut down after the file.
 process.env.DOCFORGE_VIEWER_RUNTIME_DIR = useViewerRuntime().env.DOCFORGE_VIEWER_RUNTIME_DIR;
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 // The full bundled output schemas (every `required` list and constraint): tools/list publishes only their outline (issue 30 item 13).
-const outputValidators = new Map<string, ValidateFunction>([...loadToolSchemas().keys()].map((name) => [name, ajv.compile(publishedSchema(`v1/tools/${name}.output.schema.json`))]));
+const outputSchemas = new Map([...loadToolSchemas().keys()].map((name) => [name, publishedSchema(`v1/tools/${name}.output.schema.json`)]));
+const outputValidators = new Map<string, ValidateFunction>([...outputSchemas].map(([name, schema]) => [name, ajv.compile(schema)]));
 
 // The request timeout of the harness (test/helpers/server.ts REQUEST_TIMEOUT_MS; not imported: that module sets the
 // environment of in-process servers): a first call that syncs may outlast the SDK's 60 s on a loaded machine.
@@ -122,6 +124,11 @@ async function call(h: Harness, name: string, args: Record<string, unknown>): Pr
   const validate = outputValidators.get(name)!;
   assert.ok(validate(envelope), `${name}(${JSON.stringify(args)}) conforms to its output schema: ${JSON.stringify(validate.errors)}\n${JSON.stringify(envelope).slice(0, 600)}`);
   assert.equal(Boolean(response.isError), !envelope.ok, `${name}: isError matches ok`);
+  // Issue 30 item 13: the output schema declares every field the tool returned, under `/result` and in the rest of
+  // the envelope. Exempt: the subtree of `/error/details`, a per-code open object that the envelope declares as
+  // `object` (its fields differ by error code; docs/errors.md lists them).
+  const undeclared = undeclaredFields(outputSchemas.get(name)!, envelope).filter((p) => !p.startsWith('/error/details/'));
+  assert.deepEqual(undeclared, [], `${name}(${JSON.stringify(args)}): every returned field is declared in its output schema`);
   assert.ok(envelope.project, `${name}: every response carries project`);
   return envelope;
 }

@@ -14,29 +14,27 @@ import { useServer, type ServerOptions } from './helpers/server.js';
 const TARGET = { context: 25_000, whole: 60_000 };
 
 /**
- * Modes whose whole list is still above `TARGET.whole`. In proposal and application modes the
- * output schemas, outlined to property names, types and structure, take about 52,000 and 54,000
- * characters. The list cannot come under 60,000 there with every returned field typed: without any
- * `type` keyword at all (names and structure only) the whole list measures 54,645 / 56,213, which
- * leaves under 3.7 characters per declared field (1,495 / 1,544) for its type; and with output
- * schemas that declare `result` alone, without the response envelope, it still measures 60,989 / 62,781
- * (docs/architecture.md, issue 30 item 13, fifth pass). A mode that gets under the target leaves
- * this set, so it cannot grow back.
+ * Modes whose whole list is above `TARGET.whole`. Since the output schemas declare every field the
+ * tools return (2026-12-07, sixth pass: node, item, policy, capability, plan, receipt and diff
+ * fields, the envelope's `project.sync_error` and `diagnostics`; test/every-tool-schemas.test.ts
+ * checks each returned field), the outlined output schemas of the proposal and application modes
+ * take about 90,000 characters: their whole lists measure 115,703 / 119,021. Earlier passes showed
+ * they cannot come under 60,000 with every returned field typed (docs/architecture.md, issue 30
+ * item 13, fifth and sixth passes). Read mode stays within the target (58,630). A mode that gets
+ * under the target leaves this set, so it cannot grow back.
  */
 const WHOLE_ABOVE_TARGET: ReadonlySet<string> = new Set(['proposal', 'application']);
 
 /**
- * Ceilings per mode, in characters, just above the figures measured on 2026-12-07 (fifth pass: the
- * published changeset-operation union without the tag rule its branches imply): read 8,778 /
- * 38,787, proposal 24,129 / 80,294, application 24,684 / 82,671. Raised the same day by the output
- * field added since, which the output schemas must declare (`dropped_terms_total` of search and
- * context, 41 characters each): whole 38,869 / 80,376 / 82,753. They keep later changes from
- * growing the list.
+ * Ceilings per mode, in characters, just above the figures measured on 2026-12-07 (sixth pass:
+ * output schemas declaring every returned field): read 8,778 / 58,630, proposal 24,129 / 115,703,
+ * application 24,684 / 119,021 (context / whole). Before that pass the whole lists measured 38,869 /
+ * 80,376 / 82,753 with many returned fields undeclared. They keep later changes from growing the list.
  */
 const CEILINGS: Record<string, { context: number; whole: number }> = {
-  read: { context: 8_800, whole: 38_900 },
-  proposal: { context: 24_150, whole: 80_400 },
-  application: { context: 24_700, whole: 82_800 },
+  read: { context: 8_800, whole: 58_700 },
+  proposal: { context: 24_150, whole: 115_800 },
+  application: { context: 24_700, whole: 119_100 },
 };
 
 const MODES: { mode: string; options: ServerOptions }[] = [

@@ -63,6 +63,26 @@ const summary = {
   },
 };
 
+// A lifecycle receipt as results carry it: `details` by event (created/registered: operation_count,
+// valid; operation_added: previous_sha256, operation_index; rebased: previous_sha256, previous_base;
+// abandoned: previous_status, reason; applied: changeset_writer and the file counts).
+const resultReceipt = {
+  type: 'object',
+  properties: {
+    event: { enum: ['created', 'registered', 'operation_added', 'rebased', 'abandoned', 'applied'] },
+    at: { type: 'string' },
+    writer: { type: 'string' },
+    changeset_sha256: hex64,
+    details: {
+      type: 'object',
+      properties: {
+        operation_count: { type: 'integer' }, valid: { type: 'boolean' }, previous_sha256: hex64, operation_index: { type: 'integer' }, previous_base: hex64,
+        previous_status: { type: 'string' }, reason: { type: 'string' }, changeset_writer: { type: 'string' }, created: { type: 'integer' }, updated: { type: 'integer' }, deleted: { type: 'integer' },
+      },
+    },
+  },
+};
+
 const sharedFinding = resultRef('finding');
 const sharedSummary = resultRef('changeset_summary');
 
@@ -81,7 +101,7 @@ const mutationResultDef = {
     finding_counts: { type: 'object', properties: { error: { type: 'integer' }, warning: { type: 'integer' } } },
     findings: { type: 'array', items: { $ref: '#/definitions/finding' } },
     findings_truncated: { type: 'boolean' },
-    receipt: { type: 'object' },
+    receipt: { $ref: '#/definitions/receipt' },
   },
 };
 
@@ -102,11 +122,21 @@ const operationEntryDef = {
     operation_sha256: hex64,
     chars: { type: 'integer', minimum: 0 },
     node_id: { type: ['string', 'null'] },
-    operation: { type: 'object', description: 'The exact operation; absent in an operation summary.' },
+    operation: { $ref: 'changeset-operation.schema.json#/definitions/operation', description: 'The exact operation; absent in an operation summary.' },
   },
 };
 
 const operationEntry = resultRef('operation_entry');
+
+/** A node as a changeset diff shows it before or after an operation. */
+const diffNode = {
+  type: ['object', 'null'],
+  properties: {
+    id: { type: 'string' }, kind: { type: 'string' }, title: { type: 'string' }, family: { type: ['string', 'null'] }, authority: { type: ['string', 'null'] },
+    status: { type: ['string', 'null'] }, tags: { type: 'array', items: { type: 'string' } }, source_path: { type: 'string' },
+    relations: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'Declared relations: relation -> target ids.' },
+  },
+};
 
 const relationChange = { type: 'object', required: ['relation', 'target_id'], properties: { relation: { type: 'string' }, target_id: { type: 'string' } } };
 
@@ -119,8 +149,8 @@ const changeEntry = {
     node_id: { type: ['string', 'null'] },
     before_path: { type: ['string', 'null'] },
     after_path: { type: ['string', 'null'] },
-    before: { type: ['object', 'null'], description: 'The node before the operation: id, kind, title, family, authority, status, tags, source_path and declared relations (relation -> targets); null when absent.' },
-    after: { type: ['object', 'null'], description: 'The node after the operation, same fields; null when removed or not projected.' },
+    before: { ...diffNode, description: 'The node before the operation; null when absent.' },
+    after: { ...diffNode, description: 'The node after the operation; null when removed or not projected.' },
     projected: { type: 'boolean', description: 'false: the operation cannot be projected and changes nothing; refusal says why and no change is listed.' },
     refusal: {
       type: ['object', 'null'],
@@ -183,7 +213,7 @@ const TOOLS = {
   docforge_get_changeset: {
     description: 'One changeset: hash, base, status, receipts, a page of operations.',
     input: inputOf({ changeset_id: changesetId, limit, cursor }, ['changeset_id']),
-    output: page('operations', operationEntry, { changeset: sharedSummary, receipts: { type: 'array' }, operations_summarized: { type: 'boolean' } }, ['changeset']),
+    output: page('operations', operationEntry, { changeset: sharedSummary, receipts: { type: 'array', items: resultRef('receipt') }, operations_summarized: { type: 'boolean' } }, ['changeset']),
   },
   docforge_rebase_changeset: {
     description: 'Moves a stale changeset to the current base if all it touches still validates.',
@@ -205,7 +235,7 @@ const TOOLS = {
   docforge_validate_changeset: {
     description: 'Validates a changeset as if applied, in memory.',
     input: inputOf({ changeset_id: changesetId, limit, cursor }, ['changeset_id']),
-    output: page('findings', sharedFinding, { changeset: sharedSummary, valid: { type: 'boolean' }, finding_counts: { type: 'object' }, operation_summaries: { type: 'array', items: operationEntry } }, ['changeset', 'valid']),
+    output: page('findings', sharedFinding, { changeset: sharedSummary, valid: { type: 'boolean' }, finding_counts: { type: 'object', properties: { error: { type: 'integer' }, warning: { type: 'integer' } } }, operation_summaries: { type: 'array', items: operationEntry }, operations_summarized: { type: 'boolean' } }, ['changeset', 'valid']),
   },
   docforge_get_changeset_diff: {
     description: 'Per operation: node before and after, relations changed, unified diffs; paged.',
@@ -255,7 +285,7 @@ const TOOLS = {
           type: 'array',
           items: { type: 'object', required: ['path', 'action'], properties: { path: { type: 'string' }, action: { enum: ['created', 'updated', 'deleted'] }, sha256: { type: ['string', 'null'] } } },
         },
-        receipt: { type: 'object', description: 'The applied lifecycle receipt, bound to the reviewed changeset hash.' },
+        receipt: { ...resultRef('receipt'), description: 'The applied lifecycle receipt, bound to the reviewed changeset hash.' },
         derived_refresh: {
           type: 'object',
           required: ['status'],
@@ -349,5 +379,5 @@ write('changeset.schema.json', {
 
 write('changeset-results.defs.json', {
   $comment: 'Definitions the proposal tools\' results share (written by protocol/scripts/proposal-schemas.mjs); referenced by tools/*.output.schema.json and changeset.schema.json.',
-  definitions: { changeset_summary: summary, finding, mutation_result: mutationResultDef, operation_entry: operationEntryDef },
+  definitions: { changeset_summary: summary, finding, mutation_result: mutationResultDef, operation_entry: operationEntryDef, receipt: resultReceipt },
 });

@@ -32,6 +32,13 @@ export type DocforgeCreateChangesetOutput = ToolEnvelope & DocforgeCreateChanges
 export type DocforgeDependenciesOutput = ToolEnvelope & DocforgeDependenciesOutput1;
 export type DocforgeFilterNodesOutput = ToolEnvelope & DocforgeFilterNodesOutput1;
 export type DocforgeGetChangesetOutput = ToolEnvelope & DocforgeGetChangesetOutput1;
+/**
+ * The exact operation; absent in an operation summary.
+ */
+export type Operation3 = (OpNodeCreate | OpNodeUpdate | OpNodeMove | OpRelationshipUpdate | OpNodeDelete | OpLinkReview) & {
+  op: 'node_create' | 'node_update' | 'node_move' | 'relationship_update' | 'node_delete' | 'link_review';
+  [k: string]: unknown;
+};
 export type DocforgeGetChangesetDiffOutput = ToolEnvelope & DocforgeGetChangesetDiffOutput1;
 export type DocforgeGetContextOutput = ToolEnvelope & DocforgeGetContextOutput1;
 export type DocforgeGetContractOutput = ToolEnvelope & DocforgeGetContractOutput1;
@@ -240,7 +247,16 @@ export interface ToolEnvelope {
      */
     adapter_version: string | null;
     staleness: 'current' | 'stale' | 'unknown';
+    /**
+     * The last sync failure while an older publication is served (staleness stale): an error record as under error.
+     */
     sync_error?: {
+      code?: string;
+      message?: string;
+      remediation?: string;
+      details?: {
+        [k: string]: unknown;
+      };
       [k: string]: unknown;
     };
   };
@@ -256,7 +272,28 @@ export interface ToolEnvelope {
     };
     [k: string]: unknown;
   };
+  /**
+   * Only with --diagnostics: time per stage and work counters of this call.
+   */
   diagnostics?: {
+    schema_version?: number;
+    total_ms?: number;
+    /**
+     * By stage name: milliseconds and count.
+     */
+    stages?: {
+      [k: string]: {
+        ms?: number;
+        count?: number;
+        [k: string]: unknown;
+      };
+    };
+    /**
+     * By counter name.
+     */
+    counters?: {
+      [k: string]: number;
+    };
     [k: string]: unknown;
   };
 }
@@ -282,9 +319,7 @@ export interface MutationResult {
   };
   findings?: Finding[];
   findings_truncated?: boolean;
-  receipt?: {
-    [k: string]: unknown;
-  };
+  receipt?: Receipt;
   [k: string]: unknown;
 }
 export interface ChangesetSummary {
@@ -306,6 +341,27 @@ export interface ChangesetSummary {
   } | null;
   created_at: string;
   updated_at: string;
+  [k: string]: unknown;
+}
+export interface Receipt {
+  event?: 'created' | 'registered' | 'operation_added' | 'rebased' | 'abandoned' | 'applied';
+  at?: string;
+  writer?: string;
+  changeset_sha256?: string;
+  details?: {
+    operation_count?: number;
+    valid?: boolean;
+    previous_sha256?: string;
+    operation_index?: number;
+    previous_base?: string;
+    previous_status?: string;
+    reason?: string;
+    changeset_writer?: string;
+    created?: number;
+    updated?: number;
+    deleted?: number;
+    [k: string]: unknown;
+  };
   [k: string]: unknown;
 }
 export interface DocforgeApplyChangesetOutput1 {
@@ -332,12 +388,7 @@ export interface DocforgeApplyChangesetOutput1 {
       sha256?: string | null;
       [k: string]: unknown;
     }[];
-    /**
-     * The applied lifecycle receipt, bound to the reviewed changeset hash.
-     */
-    receipt?: {
-      [k: string]: unknown;
-    };
+    receipt?: Receipt1;
     derived_refresh: {
       status: 'refreshed' | 'degraded';
       revision?: number | null;
@@ -371,6 +422,30 @@ export interface DocforgeApplyChangesetOutput1 {
     } | null;
     [k: string]: unknown;
   };
+}
+/**
+ * The applied lifecycle receipt, bound to the reviewed changeset hash.
+ */
+export interface Receipt1 {
+  event?: 'created' | 'registered' | 'operation_added' | 'rebased' | 'abandoned' | 'applied';
+  at?: string;
+  writer?: string;
+  changeset_sha256?: string;
+  details?: {
+    operation_count?: number;
+    valid?: boolean;
+    previous_sha256?: string;
+    operation_index?: number;
+    previous_base?: string;
+    previous_status?: string;
+    reason?: string;
+    changeset_writer?: string;
+    created?: number;
+    updated?: number;
+    deleted?: number;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
 }
 export interface DocforgeBacklinksOutput1 {
   result?: {
@@ -596,6 +671,17 @@ export interface DocforgeBacklinksOutput1 {
        * Review state (issue 32) of this edge: on stamped edges and edges a document declares or derives.
        */
       review_state?: 'reviewed' | 'suspect' | 'unreviewed';
+      kind?: string | null;
+      title?: string | null;
+      source_path?: string | null;
+      /**
+       * Project-relative file and line that declared the edge.
+       */
+      declared_in?: {
+        path: string;
+        line: number;
+        [k: string]: unknown;
+      };
       [k: string]: unknown;
     }[];
     truncated: boolean;
@@ -626,28 +712,185 @@ export interface DocforgeBacklinksOutput1 {
 export interface DocforgeBootstrapOutput1 {
   result?: {
     binding: {
+      project_root?: string;
+      project_id?: string;
+      project_name?: string;
+      descriptor_path?: string;
+      state_dir?: string;
+      transport?: string;
+      bound_at?: string;
+      fixed?: boolean;
+      /**
+       * Compact form: descriptor_path, state_dir and index paths are relative to project_root.
+       */
+      paths_relative_to?: 'project_root';
       [k: string]: unknown;
     };
     index: {
+      active_index_path?: string;
+      publication_file?: string;
+      generation?: number;
+      source_identity?: string;
+      index_file?: string;
+      index_ino?: string;
+      index_size?: number;
+      index_schema_version?: number;
+      published_at?: string;
+      counts?: IndexCounts;
       [k: string]: unknown;
     };
-    effective_policy: {
+    effective_policy: EffectivePolicy & {
+      /**
+       * Compact form: ast.no_ast.
+       */
+      no_ast?: boolean;
       [k: string]: unknown;
     };
-    capabilities: {
+    capabilities: Capabilities & {
+      /**
+       * Compact form: how many tools are registered (the list is in docforge_get_contract).
+       */
+      tool_count?: number;
       [k: string]: unknown;
     };
-    adapter_policy?: {
-      [k: string]: unknown;
-    };
+    adapter_policy?: AdapterPolicy;
     session_contract: {
+      version?: number;
+      first_operation?: string;
+      workflow?: string[];
+      tools?: string[];
+      limits?: SessionLimits;
+      notice?: string;
       [k: string]: unknown;
     };
     sync?: {
+      rebuilt?: boolean;
+      staleness?: 'current' | 'stale' | 'unknown';
+      identity_ms?: number;
+      [k: string]: unknown;
+    };
+    /**
+     * Present in the compact form (under a small max_output_chars): why, and the tool that answers in full.
+     */
+    compact?: {
+      reason?: string;
+      full_contract?: string;
       [k: string]: unknown;
     };
     [k: string]: unknown;
   };
+}
+/**
+ * Counts of the published index.
+ */
+export interface IndexCounts {
+  sources?: number;
+  nodes?: number;
+  edges?: number;
+  issues?: number;
+  logic_steps?: number;
+  [k: string]: unknown;
+}
+export interface EffectivePolicy {
+  schema_version?: number;
+  capability_mode?: 'read' | 'proposal' | 'application' | 'operator';
+  capability_mode_source?: 'option' | 'factory_default';
+  factory?: string;
+  proposal?: {
+    enabled?: boolean;
+    writer_id?: string | null;
+    [k: string]: unknown;
+  };
+  application?: {
+    enabled?: boolean;
+    applier_id?: string | null;
+    exact_hash_required?: boolean;
+    [k: string]: unknown;
+  };
+  ast?: {
+    no_ast?: boolean;
+    adapter_strategy?: string;
+    logic_allowed?: boolean;
+    [k: string]: unknown;
+  };
+  adapter?: {
+    project_owned?: boolean;
+    [k: string]: unknown;
+  };
+  excluded_operations?: string[];
+  diagnostics?: {
+    enabled?: boolean;
+    [k: string]: unknown;
+  };
+  policy_hash?: string;
+  [k: string]: unknown;
+}
+export interface Capabilities {
+  schema_version?: number;
+  capability_mode?: 'read' | 'proposal' | 'application' | 'operator';
+  policy_hash?: string;
+  tools?: string[];
+  /**
+   * Bootstrap compact form: the enabled flag alone.
+   */
+  proposal_access?:
+    | {
+        enabled?: boolean;
+        writer_id?: string | null;
+        [k: string]: unknown;
+      }
+    | boolean;
+  /**
+   * Bootstrap compact form: the enabled flag alone.
+   */
+  application_access?:
+    | {
+        enabled?: boolean;
+        applier_id?: string | null;
+        [k: string]: unknown;
+      }
+    | boolean;
+  logic?: {
+    available?: boolean;
+    reason?: string | null;
+    [k: string]: unknown;
+  };
+  diagnostics?: {
+    enabled?: boolean;
+    [k: string]: unknown;
+  };
+  /**
+   * Only when a project-owned adapter is bound.
+   */
+  project_adapter?: {
+    bound?: boolean;
+    fingerprint?: string;
+    files?: number;
+    loaded?: boolean;
+    version?: string | null;
+    inputs_declared?: boolean | null;
+    identity_known?: boolean;
+    proposal_operations?: string[] | null;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+/**
+ * The legacy adapter_policy object, a projection of effective_policy.
+ */
+export interface AdapterPolicy {
+  adapter_evolution?: 'allowed' | 'forbidden';
+  ast_analysis?: 'allowed' | 'forbidden';
+  logic_indexing?: 'allowed' | 'forbidden';
+  no_ast?: boolean;
+  [k: string]: unknown;
+}
+export interface SessionLimits {
+  max_results?: number;
+  max_output_chars?: number;
+  traversal_edge_budget?: number;
+  max_depth?: number;
+  [k: string]: unknown;
 }
 export interface DocforgeCreateChangesetInput {
   /**
@@ -684,6 +927,17 @@ export interface DocforgeDependenciesOutput1 {
        * Review state (issue 32) of the edge named by via and relation, when stamped or declared by a document.
        */
       review_state?: 'reviewed' | 'suspect' | 'unreviewed';
+      kind?: string | null;
+      title?: string | null;
+      source_path?: string | null;
+      /**
+       * Project-relative file and line that declared the edge.
+       */
+      declared_in?: {
+        path: string;
+        line: number;
+        [k: string]: unknown;
+      };
       [k: string]: unknown;
     }[];
     truncated: boolean;
@@ -727,6 +981,16 @@ export interface DocforgeFilterNodesOutput1 {
        * Present only when tags was cut to its first 50 entries.
        */
       tags_truncated?: true;
+      kind?: string;
+      title?: string;
+      family?: string | null;
+      authority?: string | null;
+      status?: string | null;
+      tags?: string[];
+      source_path?: string;
+      start_line?: number;
+      language?: string | null;
+      capabilities?: string[];
       [k: string]: unknown;
     }[];
     truncated: boolean;
@@ -757,7 +1021,7 @@ export interface DocforgeGetChangesetOutput1 {
     next_cursor: string | null;
     limit: number;
     changeset: ChangesetSummary;
-    receipts?: unknown[];
+    receipts?: Receipt[];
     operations_summarized?: boolean;
     [k: string]: unknown;
   };
@@ -768,12 +1032,7 @@ export interface OperationEntry {
   operation_sha256: string;
   chars: number;
   node_id?: string | null;
-  /**
-   * The exact operation; absent in an operation summary.
-   */
-  operation?: {
-    [k: string]: unknown;
-  };
+  operation?: Operation3;
   [k: string]: unknown;
 }
 export interface DocforgeGetChangesetDiffOutput1 {
@@ -787,15 +1046,43 @@ export interface DocforgeGetChangesetDiffOutput1 {
       before_path?: string | null;
       after_path?: string | null;
       /**
-       * The node before the operation: id, kind, title, family, authority, status, tags, source_path and declared relations (relation -> targets); null when absent.
+       * The node before the operation; null when absent.
        */
       before?: {
+        id?: string;
+        kind?: string;
+        title?: string;
+        family?: string | null;
+        authority?: string | null;
+        status?: string | null;
+        tags?: string[];
+        source_path?: string;
+        /**
+         * Declared relations: relation -> target ids.
+         */
+        relations?: {
+          [k: string]: string[];
+        };
         [k: string]: unknown;
       } | null;
       /**
-       * The node after the operation, same fields; null when removed or not projected.
+       * The node after the operation; null when removed or not projected.
        */
       after?: {
+        id?: string;
+        kind?: string;
+        title?: string;
+        family?: string | null;
+        authority?: string | null;
+        status?: string | null;
+        tags?: string[];
+        source_path?: string;
+        /**
+         * Declared relations: relation -> target ids.
+         */
+        relations?: {
+          [k: string]: string[];
+        };
         [k: string]: unknown;
       } | null;
       /**
@@ -897,6 +1184,21 @@ export interface DocforgeGetContextOutput1 {
         depth?: number;
         [k: string]: unknown;
       } | null;
+      start_line?: number | null;
+      content_hash?: string | null;
+      /**
+       * bm25 score of a search seed (lower ranks higher).
+       */
+      score?: number | null;
+      excerpt_truncated?: boolean;
+      /**
+       * On an omission: the call that reads the omitted entry.
+       */
+      retrieval?: {
+        tool?: string;
+        node_id?: string;
+        [k: string]: unknown;
+      };
       [k: string]: unknown;
     }[];
     page: {
@@ -939,13 +1241,16 @@ export interface DocforgeGetContractOutput1 {
     /**
      * The registered tools in order: {name, read_only} records, or in the compact form their names only (read_only is then a parallel list).
      */
-    tools: unknown[];
-    effective_policy: {
-      [k: string]: unknown;
-    };
-    capabilities: {
-      [k: string]: unknown;
-    };
+    tools: (
+      | {
+          name?: string;
+          read_only?: boolean;
+          [k: string]: unknown;
+        }
+      | string
+    )[];
+    effective_policy: EffectivePolicy;
+    capabilities: Capabilities;
     /**
      * Compact form only: each tool's read-only flag, parallel to tools.
      */
@@ -963,6 +1268,22 @@ export interface DocforgeGetContractOutput1 {
       };
       [k: string]: unknown;
     };
+    adapter_policy?: AdapterPolicy;
+    limits?: SessionLimits;
+    relation_vocabulary?: {
+      /**
+       * Relations by category.
+       */
+      aliases?: {
+        [k: string]: string[];
+      };
+      extra_relations?: string[] | null;
+      open?: boolean;
+      vocabulary_hash?: string;
+      [k: string]: unknown;
+    };
+    aliased_relations?: string[];
+    error_codes?: string[];
     [k: string]: unknown;
   };
 }
@@ -1101,12 +1422,53 @@ export interface DocforgeGetNodeOutput1 {
   result?: {
     node: {
       id: string;
+      kind?: string;
+      title?: string;
+      family?: string | null;
+      authority?: string | null;
+      status?: string | null;
+      tags?: string[];
+      summary?: string;
+      /**
+       * The body window (body_offset, max_body_chars); project content, not instructions.
+       */
+      body?: string;
+      source_path?: string;
+      start_line?: number;
+      end_line?: number;
+      anchors?: {
+        slug?: string;
+        title?: string;
+        level?: number;
+        line?: number;
+        end_line?: number;
+        aliases?: string[];
+        [k: string]: unknown;
+      }[];
+      language?: string | null;
+      capabilities?: string[];
+      origin?: 'document' | 'record' | 'markdown' | 'code' | 'adapter';
+      content_hash?: string;
       [k: string]: unknown;
     };
     /**
      * outgoing and incoming edges; review_state (reviewed, suspect, unreviewed; issue 32) on stamped edges and edges a document declares or derives.
      */
     edges: {
+      outgoing?: {
+        relation?: string;
+        target_id?: string;
+        review_state?: 'reviewed' | 'suspect' | 'unreviewed';
+        [k: string]: unknown;
+      }[];
+      incoming?: {
+        relation?: string;
+        source_id?: string;
+        review_state?: 'reviewed' | 'suspect' | 'unreviewed';
+        [k: string]: unknown;
+      }[];
+      outgoing_truncated?: boolean;
+      incoming_truncated?: boolean;
       [k: string]: unknown;
     };
     body_truncated?: boolean;
@@ -1114,6 +1476,11 @@ export interface DocforgeGetNodeOutput1 {
     body_offset?: number;
     next_body_offset?: number | null;
     section?: {
+      slug?: string;
+      title?: string;
+      level?: number;
+      line?: number;
+      end_line?: number;
       [k: string]: unknown;
     } | null;
     /**
@@ -1171,11 +1538,30 @@ export interface DocforgeGetTaskContextOutput1 {
          * Lexical mode: whitespace-separated chunks after the first 64, not checked as verbatim node ids.
          */
         unchecked_id_chunks?: number;
+        node_id?: string;
+        ranking?: string;
+        common_term_ranking?: string;
+        query_sha256?: string;
+        query_terms?: number;
+        candidate_window?: number;
+        max_focus_nodes?: number;
         [k: string]: unknown;
       };
       steps: {
         op: 'focus' | 'traverse' | 'hydrate';
         vocabulary_hash?: string;
+        mode?: 'exact' | 'lexical';
+        expanded_focus_nodes?: number;
+        close_score_ratio?: number;
+        depth?: number;
+        directions?: string[];
+        from?: 'focus' | 'primary_depth_1';
+        /**
+         * all, or the relation categories followed.
+         */
+        categories?: string | string[];
+        affected_depth?: number;
+        fields?: string;
         [k: string]: unknown;
       }[];
       category_order: string[];
@@ -1187,6 +1573,7 @@ export interface DocforgeGetTaskContextOutput1 {
         [k: string]: unknown;
       };
       token_budget: number;
+      task_kind: string;
       [k: string]: unknown;
     };
     vocabulary: {
@@ -1199,6 +1586,16 @@ export interface DocforgeGetTaskContextOutput1 {
       kind: 'undeclared_relation_category' | 'no_selected_evidence' | 'incomplete_proof';
       cause?: 'work_limit' | 'result_limit' | 'token_limit' | 'response_limit';
       stage?: 'focus' | 'traversal';
+      category?: string;
+      task_kind?: string;
+      relations?: string[];
+      examined_candidates?: number;
+      examined_edges?: number;
+      ceiling?: number;
+      dropped_candidates?: number;
+      budget?: number;
+      omitted_items?: number;
+      max_item_chars?: number;
       [k: string]: unknown;
     }[];
     used_tokens: number;
@@ -1259,6 +1656,8 @@ export interface DocforgeGetTaskContextOutput1 {
           | 'source_outside_declared_roots'
           | 'source_file_not_indexed'
           | 'node_not_indexed';
+        declared_in?: string;
+        expected?: 'code_roots' | 'content_roots';
         [k: string]: unknown;
       }[];
       estimated_tokens?: number;
@@ -1274,6 +1673,9 @@ export interface DocforgeGetTaskContextOutput1 {
       focus_rank?: number | null;
       focus_basis?: 'exact' | 'id_mention' | 'bm25' | 'title_overlap' | null;
       score?: number | null;
+      start_line?: number | null;
+      chars?: number;
+      relationship_reasons_omitted?: number;
       [k: string]: unknown;
     }[];
     page: {
@@ -1315,6 +1717,17 @@ export interface DocforgeImpactOutput1 {
        * @minItems 1
        */
       relations: [string, ...string[]];
+      kind?: string | null;
+      title?: string | null;
+      source_path?: string | null;
+      /**
+       * Project-relative file and line that declared the edge.
+       */
+      declared_in?: {
+        path: string;
+        line: number;
+        [k: string]: unknown;
+      };
       [k: string]: unknown;
     }[];
     truncated: boolean;
@@ -1387,9 +1800,50 @@ export interface DocforgeProjectInfoOutput1 {
   result?: {
     project_id: string;
     name?: string;
-    counts: {
+    counts: IndexCounts & {
+      /**
+       * Nodes by kind (at most 200 kinds).
+       */
+      by_kind?: {
+        [k: string]: number;
+      };
       [k: string]: unknown;
     };
+    root?: string;
+    sources?: {
+      content_roots?: string[];
+      code_roots?: string[];
+      exclude?: string[];
+      [k: string]: unknown;
+    };
+    adapter?: {
+      code?: string[];
+      strategy?: string;
+      project_owned?: boolean;
+      [k: string]: unknown;
+    };
+    /**
+     * The closed vocabularies; null: open.
+     */
+    vocabulary?: {
+      kinds?: string[] | null;
+      authorities?: string[] | null;
+      statuses?: string[] | null;
+      relations?: string[] | null;
+      [k: string]: unknown;
+    };
+    limits?: {
+      max_results?: number;
+      max_output_chars?: number;
+      [k: string]: unknown;
+    };
+    views?: {
+      id?: string;
+      title?: string;
+      renderer?: string;
+      [k: string]: unknown;
+    }[];
+    generation?: number;
     [k: string]: unknown;
   };
 }
@@ -1510,6 +1964,30 @@ export interface DocforgeSearchOutput1 {
       kind?: string;
       title?: string;
       score?: number;
+      source_path?: string;
+      start_line?: number;
+      /**
+       * Project content around the matched terms (not instructions).
+       */
+      excerpt?: string;
+      match?: 'exact_id' | 'all_terms' | 'some_terms';
+      /**
+       * The best matching section of the node, when one matches the query.
+       */
+      section?: {
+        slug?: string;
+        title?: string;
+        line?: number;
+        [k: string]: unknown;
+      } | null;
+      /**
+       * Other build copies of this node (x.cjs, x.d.ts, a bundle), best first, collapsed into this hit; absent when none.
+       */
+      copies?: string[];
+      /**
+       * How many copies there are; present only when copies lists fewer.
+       */
+      copies_total?: number;
       [k: string]: unknown;
     }[];
     truncated: boolean;
@@ -1566,13 +2044,16 @@ export interface DocforgeSyncOutput1 {
   result?: {
     rebuilt: boolean;
     generation: number;
-    counts?: {
-      [k: string]: unknown;
-    };
+    counts?: IndexCounts;
     build?: {
+      mode?: string;
+      parsed?: number;
+      reused?: number;
+      total_ms?: number;
       [k: string]: unknown;
     } | null;
     identity_ms?: number;
+    source_identity?: string;
     [k: string]: unknown;
   };
 }
@@ -1585,9 +2066,12 @@ export interface DocforgeValidateChangesetOutput1 {
     changeset: ChangesetSummary;
     valid: boolean;
     finding_counts?: {
+      error?: number;
+      warning?: number;
       [k: string]: unknown;
     };
     operation_summaries?: OperationEntry[];
+    operations_summarized?: boolean;
     [k: string]: unknown;
   };
 }
@@ -1604,7 +2088,13 @@ export interface DocforgeValidateProjectOutput1 {
     truncated: boolean;
     limit: number;
     valid?: boolean;
+    /**
+     * Issues by severity.
+     */
     counts?: {
+      error?: number;
+      warning?: number;
+      info?: number;
       [k: string]: unknown;
     };
     /**

@@ -871,7 +871,7 @@ return errors === 0;
 }
 
 export const validate_tool_envelope = validate84;
-const schema26 = {"$id":"https://docforge.dev/schemas/v1/tool-envelope.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ToolEnvelope","description":"The response envelope of every DocForge tool (structuredContent): schema_version, ok, notice and project always; result on success, error on failure; diagnostics only with --diagnostics. Each tool output schema is this envelope (allOf) plus its own result.","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object"},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema26 = {"$id":"https://docforge.dev/schemas/v1/tool-envelope.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ToolEnvelope","description":"The response envelope of every DocForge tool (structuredContent): schema_version, ok, notice and project always; result on success, error on failure; diagnostics only with --diagnostics. Each tool output schema is this envelope (allOf) plus its own result.","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object","description":"The last sync failure while an older publication is served (staleness stale): an error record as under error.","properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}}},"additionalProperties":false},"result":{"type":"object"},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object","description":"Only with --diagnostics: time per stage and work counters of this call.","properties":{"schema_version":{"type":"integer"},"total_ms":{"type":"number"},"stages":{"type":"object","additionalProperties":{"type":"object","properties":{"ms":{"type":"number"},"count":{"type":"integer"}}},"description":"By stage name: milliseconds and count."},"counters":{"type":"object","additionalProperties":{"type":"integer"},"description":"By counter name."}}}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tool-envelope.schema.json" */;
@@ -1022,42 +1022,100 @@ if(!(((data10 === "current") || (data10 === "stale")) || (data10 === "unknown"))
 }
 if(data4.sync_error !== undefined){
 let data11 = data4.sync_error;
-if(!(data11 && typeof data11 == "object" && !Array.isArray(data11))) (vErrors ??= []).push({instancePath:instancePath+"/project/sync_error",schemaPath:"#/properties/project/properties/sync_error/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.code !== undefined){
+if(typeof data11.code !== "string") (vErrors ??= []).push({instancePath:instancePath+"/project/sync_error/code",schemaPath:"#/properties/project/properties/sync_error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data11.message !== undefined){
+if(typeof data11.message !== "string") (vErrors ??= []).push({instancePath:instancePath+"/project/sync_error/message",schemaPath:"#/properties/project/properties/sync_error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data11.remediation !== undefined){
+if(typeof data11.remediation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/project/sync_error/remediation",schemaPath:"#/properties/project/properties/sync_error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data11.details !== undefined){
+let data15 = data11.details;
+if(!(data15 && typeof data15 == "object" && !Array.isArray(data15))) (vErrors ??= []).push({instancePath:instancePath+"/project/sync_error/details",schemaPath:"#/properties/project/properties/sync_error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/project/sync_error",schemaPath:"#/properties/project/properties/sync_error/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.result !== undefined){
-let data12 = data.result;
-if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+let data16 = data.result;
+if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 if(data.error !== undefined){
-let data13 = data.error;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+let data17 = data.error;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 for(const prop4 of schema26.properties.error.required){
-if(data13[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+if(data17[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
-if(data13.code !== undefined){
-if(typeof data13.code !== "string") (vErrors ??= []).push({instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data17.code !== undefined){
+if(typeof data17.code !== "string") (vErrors ??= []).push({instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data13.message !== undefined){
-if(typeof data13.message !== "string") (vErrors ??= []).push({instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data17.message !== undefined){
+if(typeof data17.message !== "string") (vErrors ??= []).push({instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data13.remediation !== undefined){
-if(typeof data13.remediation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data17.remediation !== undefined){
+if(typeof data17.remediation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data13.details !== undefined){
-let data17 = data13.details;
-if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))) (vErrors ??= []).push({instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+if(data17.details !== undefined){
+let data21 = data17.details;
+if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))) (vErrors ??= []).push({instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.diagnostics !== undefined){
-let data18 = data.diagnostics;
-if(!(data18 && typeof data18 == "object" && !Array.isArray(data18))) (vErrors ??= []).push({instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+let data22 = data.diagnostics;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.schema_version !== undefined){
+let data23 = data22.schema_version;
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))) (vErrors ??= []).push({instancePath:instancePath+"/diagnostics/schema_version",schemaPath:"#/properties/diagnostics/properties/schema_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data22.total_ms !== undefined){
+if(!(typeof data22.total_ms == "number")) (vErrors ??= []).push({instancePath:instancePath+"/diagnostics/total_ms",schemaPath:"#/properties/diagnostics/properties/total_ms/type",keyword:"type",params:{type: "number"},message:"must be number"}), errors++;
+}
+if(data22.stages !== undefined){
+let data25 = data22.stages;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+for(const key2 in data25){
+let data26 = data25[key2];
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.ms !== undefined){
+if(!(typeof data26.ms == "number")) (vErrors ??= []).push({instancePath:instancePath+"/diagnostics/stages/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/ms",schemaPath:"#/properties/diagnostics/properties/stages/additionalProperties/properties/ms/type",keyword:"type",params:{type: "number"},message:"must be number"}), errors++;
+}
+if(data26.count !== undefined){
+let data28 = data26.count;
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) (vErrors ??= []).push({instancePath:instancePath+"/diagnostics/stages/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/count",schemaPath:"#/properties/diagnostics/properties/stages/additionalProperties/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/diagnostics/stages/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/diagnostics/properties/stages/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/diagnostics/stages",schemaPath:"#/properties/diagnostics/properties/stages/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+if(data22.counters !== undefined){
+let data29 = data22.counters;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+for(const key3 in data29){
+let data30 = data29[key3];
+if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))) (vErrors ??= []).push({instancePath:instancePath+"/diagnostics/counters/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/diagnostics/properties/counters/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/diagnostics/counters",schemaPath:"#/properties/diagnostics/properties/counters/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -1068,7 +1126,7 @@ return errors === 0;
 
 export const validate_docforge_abandon_changeset_output = validate85;
 const schema27 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_abandon_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
-const schema28 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result","type":"object","required":["receipt_version","outcome","changeset_id","changeset_sha256","status"],"properties":{"receipt_version":{"const":1},"compact":{"type":"boolean","description":"true when the full result did not fit: the version-1 compact receipt."},"outcome":{"enum":["created","registered","operation_added","rebased","abandoned"]},"changeset_id":{"type":"string"},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"status":{"enum":["draft","ready","stale","applied","abandoned"]},"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"valid":{"type":"boolean"},"finding_counts":{"type":"object","properties":{"error":{"type":"integer"},"warning":{"type":"integer"}}},"findings":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/finding"}},"findings_truncated":{"type":"boolean"},"receipt":{"type":"object"}}};
+const schema28 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result","type":"object","required":["receipt_version","outcome","changeset_id","changeset_sha256","status"],"properties":{"receipt_version":{"const":1},"compact":{"type":"boolean","description":"true when the full result did not fit: the version-1 compact receipt."},"outcome":{"enum":["created","registered","operation_added","rebased","abandoned"]},"changeset_id":{"type":"string"},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"status":{"enum":["draft","ready","stale","applied","abandoned"]},"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"valid":{"type":"boolean"},"finding_counts":{"type":"object","properties":{"error":{"type":"integer"},"warning":{"type":"integer"}}},"findings":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/finding"}},"findings_truncated":{"type":"boolean"},"receipt":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/receipt"}}};
 const schema29 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary","type":"object","required":["id","writer","status","stored_status","changeset_sha256","base","operation_count","stale","created_at","updated_at"],"properties":{"id":{"type":"string"},"writer":{"type":"string"},"status":{"enum":["draft","ready","stale","applied","abandoned"],"description":"Stored status, or stale when derived at read time."},"stored_status":{"enum":["draft","ready","applied","abandoned"]},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"operation_count":{"type":"integer","minimum":0},"stale":{"type":["object","null"],"required":["reason"],"properties":{"reason":{"enum":["base_changed","touched_node_changed","touched_source_changed"]},"node_ids":{"type":"array"},"paths":{"type":"array"}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1150,6 +1208,96 @@ validate88.errors = vErrors;
 return errors === 0;
 }
 
+const schema30 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/receipt","type":"object","properties":{"event":{"enum":["created","registered","operation_added","rebased","abandoned","applied"]},"at":{"type":"string"},"writer":{"type":"string"},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"details":{"type":"object","properties":{"operation_count":{"type":"integer"},"valid":{"type":"boolean"},"previous_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"operation_index":{"type":"integer"},"previous_base":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"previous_status":{"type":"string"},"reason":{"type":"string"},"changeset_writer":{"type":"string"},"created":{"type":"integer"},"updated":{"type":"integer"},"deleted":{"type":"integer"}}}}};
+
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/receipt" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.event !== undefined){
+let data0 = data.event;
+if(!((((((data0 === "created") || (data0 === "registered")) || (data0 === "operation_added")) || (data0 === "rebased")) || (data0 === "abandoned")) || (data0 === "applied"))) (vErrors ??= []).push({instancePath:instancePath+"/event",schemaPath:"#/properties/event/enum",keyword:"enum",params:{allowedValues: schema30.properties.event.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data.at !== undefined){
+if(typeof data.at !== "string") (vErrors ??= []).push({instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data.writer !== undefined){
+if(typeof data.writer !== "string") (vErrors ??= []).push({instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data.changeset_sha256 !== undefined){
+let data3 = data.changeset_sha256;
+if(typeof data3 === "string"){
+if(func3(data3) > 64) (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
+if(!pattern1.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+if(data.details !== undefined){
+let data4 = data.details;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.operation_count !== undefined){
+let data5 = data4.operation_count;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) (vErrors ??= []).push({instancePath:instancePath+"/details/operation_count",schemaPath:"#/properties/details/properties/operation_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data4.valid !== undefined){
+if(typeof data4.valid !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/details/valid",schemaPath:"#/properties/details/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data4.previous_sha256 !== undefined){
+let data7 = data4.previous_sha256;
+if(typeof data7 === "string"){
+if(func3(data7) > 64) (vErrors ??= []).push({instancePath:instancePath+"/details/previous_sha256",schemaPath:"#/properties/details/properties/previous_sha256/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
+if(!pattern1.test(data7)) (vErrors ??= []).push({instancePath:instancePath+"/details/previous_sha256",schemaPath:"#/properties/details/properties/previous_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/details/previous_sha256",schemaPath:"#/properties/details/properties/previous_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+if(data4.operation_index !== undefined){
+let data8 = data4.operation_index;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) (vErrors ??= []).push({instancePath:instancePath+"/details/operation_index",schemaPath:"#/properties/details/properties/operation_index/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data4.previous_base !== undefined){
+let data9 = data4.previous_base;
+if(typeof data9 === "string"){
+if(func3(data9) > 64) (vErrors ??= []).push({instancePath:instancePath+"/details/previous_base",schemaPath:"#/properties/details/properties/previous_base/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
+if(!pattern1.test(data9)) (vErrors ??= []).push({instancePath:instancePath+"/details/previous_base",schemaPath:"#/properties/details/properties/previous_base/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/details/previous_base",schemaPath:"#/properties/details/properties/previous_base/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+if(data4.previous_status !== undefined){
+if(typeof data4.previous_status !== "string") (vErrors ??= []).push({instancePath:instancePath+"/details/previous_status",schemaPath:"#/properties/details/properties/previous_status/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data4.reason !== undefined){
+if(typeof data4.reason !== "string") (vErrors ??= []).push({instancePath:instancePath+"/details/reason",schemaPath:"#/properties/details/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data4.changeset_writer !== undefined){
+if(typeof data4.changeset_writer !== "string") (vErrors ??= []).push({instancePath:instancePath+"/details/changeset_writer",schemaPath:"#/properties/details/properties/changeset_writer/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data4.created !== undefined){
+let data13 = data4.created;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/details/created",schemaPath:"#/properties/details/properties/created/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data4.updated !== undefined){
+let data14 = data4.updated;
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/details/updated",schemaPath:"#/properties/details/properties/updated/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data4.deleted !== undefined){
+let data15 = data4.deleted;
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/details/deleted",schemaPath:"#/properties/details/properties/deleted/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/details",schemaPath:"#/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+validate91.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result" */;
@@ -1221,8 +1369,7 @@ if(data.findings_truncated !== undefined){
 if(typeof data.findings_truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/findings_truncated",schemaPath:"#/properties/findings_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.receipt !== undefined){
-let data14 = data.receipt;
-if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))) (vErrors ??= []).push({instancePath:instancePath+"/receipt",schemaPath:"#/properties/receipt/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+if(!(validate91(data.receipt, {instancePath:instancePath+"/receipt",parentData:data,parentDataProperty:"receipt",rootData}))) vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -1248,10 +1395,10 @@ validate85.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_apply_changeset_output = validate92;
-const schema30 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_apply_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["receipt_version","outcome","changeset_id","changeset_sha256","status","changed_sources","derived_refresh"],"properties":{"receipt_version":{"const":1},"compact":{"type":"boolean","description":"true when the full result did not fit: the version-1 compact receipt."},"outcome":{"const":"applied"},"changeset_id":{"type":"string"},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"status":{"const":"applied"},"applier":{"type":"string"},"changed_sources":{"type":"object","required":["created","updated","deleted"],"properties":{"created":{"type":"integer","minimum":0},"updated":{"type":"integer","minimum":0},"deleted":{"type":"integer","minimum":0}}},"files":{"type":"array","items":{"type":"object","required":["path","action"],"properties":{"path":{"type":"string"},"action":{"enum":["created","updated","deleted"]},"sha256":{"type":["string","null"]}}}},"receipt":{"type":"object","description":"The applied lifecycle receipt, bound to the reviewed changeset hash."},"derived_refresh":{"type":"object","required":["status"],"properties":{"status":{"enum":["refreshed","degraded"]},"revision":{"type":["integer","null"]},"source_hash":{"type":["string","null"]},"staleness":{"enum":["current","stale","unknown"]},"error":{"type":"object"},"remediation":{"type":"string"}}},"render":{"type":"object","required":["outputs","command"],"description":"Declared outputs are never re-rendered over MCP: their render status (stale after a canonical change) and the local CLI command that renders them.","properties":{"outputs":{"type":"array","items":{"type":"object","required":["view_id","output","status"],"properties":{"view_id":{"type":"string"},"output":{"type":"string"},"status":{"type":"string"}}}},"output_count":{"type":"integer","minimum":0},"command":{"type":["string","null"]}}},"recovered":{"type":["object","null"],"description":"An interrupted earlier application this call recovered first."}}}}};
+export const validate_docforge_apply_changeset_output = validate94;
+const schema31 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_apply_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["receipt_version","outcome","changeset_id","changeset_sha256","status","changed_sources","derived_refresh"],"properties":{"receipt_version":{"const":1},"compact":{"type":"boolean","description":"true when the full result did not fit: the version-1 compact receipt."},"outcome":{"const":"applied"},"changeset_id":{"type":"string"},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"status":{"const":"applied"},"applier":{"type":"string"},"changed_sources":{"type":"object","required":["created","updated","deleted"],"properties":{"created":{"type":"integer","minimum":0},"updated":{"type":"integer","minimum":0},"deleted":{"type":"integer","minimum":0}}},"files":{"type":"array","items":{"type":"object","required":["path","action"],"properties":{"path":{"type":"string"},"action":{"enum":["created","updated","deleted"]},"sha256":{"type":["string","null"]}}}},"receipt":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/receipt","description":"The applied lifecycle receipt, bound to the reviewed changeset hash."},"derived_refresh":{"type":"object","required":["status"],"properties":{"status":{"enum":["refreshed","degraded"]},"revision":{"type":["integer","null"]},"source_hash":{"type":["string","null"]},"staleness":{"enum":["current","stale","unknown"]},"error":{"type":"object"},"remediation":{"type":"string"}}},"render":{"type":"object","required":["outputs","command"],"description":"Declared outputs are never re-rendered over MCP: their render status (stale after a canonical change) and the local CLI command that renders them.","properties":{"outputs":{"type":"array","items":{"type":"object","required":["view_id","output","status"],"properties":{"view_id":{"type":"string"},"output":{"type":"string"},"status":{"type":"string"}}}},"output_count":{"type":"integer","minimum":0},"command":{"type":["string","null"]}}},"recovered":{"type":["object","null"],"description":"An interrupted earlier application this call recovered first."}}}}};
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_apply_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1260,7 +1407,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema30.properties.result.required){
+for(const prop0 of schema31.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.receipt_version !== undefined){
@@ -1293,7 +1440,7 @@ if(typeof data0.applier !== "string") (vErrors ??= []).push({instancePath:instan
 if(data0.changed_sources !== undefined){
 let data8 = data0.changed_sources;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-for(const prop1 of schema30.properties.result.properties.changed_sources.required){
+for(const prop1 of schema31.properties.result.properties.changed_sources.required){
 if(data8[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changed_sources",schemaPath:"#/properties/result/properties/changed_sources/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data8.created !== undefined){
@@ -1328,7 +1475,7 @@ const len0 = data12.length;
 for(let i0=0; i0<len0; i0++){
 let data13 = data12[i0];
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const prop2 of schema30.properties.result.properties.files.items.required){
+for(const prop2 of schema31.properties.result.properties.files.items.required){
 if(data13[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/files/" + i0,schemaPath:"#/properties/result/properties/files/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 if(data13.path !== undefined){
@@ -1336,11 +1483,11 @@ if(typeof data13.path !== "string") (vErrors ??= []).push({instancePath:instance
 }
 if(data13.action !== undefined){
 let data15 = data13.action;
-if(!(((data15 === "created") || (data15 === "updated")) || (data15 === "deleted"))) (vErrors ??= []).push({instancePath:instancePath+"/result/files/" + i0+"/action",schemaPath:"#/properties/result/properties/files/items/properties/action/enum",keyword:"enum",params:{allowedValues: schema30.properties.result.properties.files.items.properties.action.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data15 === "created") || (data15 === "updated")) || (data15 === "deleted"))) (vErrors ??= []).push({instancePath:instancePath+"/result/files/" + i0+"/action",schemaPath:"#/properties/result/properties/files/items/properties/action/enum",keyword:"enum",params:{allowedValues: schema31.properties.result.properties.files.items.properties.action.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data13.sha256 !== undefined){
 let data16 = data13.sha256;
-if((typeof data16 !== "string") && (data16 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/files/" + i0+"/sha256",schemaPath:"#/properties/result/properties/files/items/properties/sha256/type",keyword:"type",params:{type: schema30.properties.result.properties.files.items.properties.sha256.type},message:"must be string,null"}), errors++;
+if((typeof data16 !== "string") && (data16 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/files/" + i0+"/sha256",schemaPath:"#/properties/result/properties/files/items/properties/sha256/type",keyword:"type",params:{type: schema31.properties.result.properties.files.items.properties.sha256.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/files/" + i0,schemaPath:"#/properties/result/properties/files/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -1351,30 +1498,29 @@ if((typeof data16 !== "string") && (data16 !== null)) (vErrors ??= []).push({ins
 }
 }
 if(data0.receipt !== undefined){
-let data17 = data0.receipt;
-if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt",schemaPath:"#/properties/result/properties/receipt/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+if(!(validate91(data0.receipt, {instancePath:instancePath+"/result/receipt",parentData:data0,parentDataProperty:"receipt",rootData}))) vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors), errors = vErrors.length;
 }
 if(data0.derived_refresh !== undefined){
 let data18 = data0.derived_refresh;
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const prop3 of schema30.properties.result.properties.derived_refresh.required){
+for(const prop3 of schema31.properties.result.properties.derived_refresh.required){
 if(data18[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh",schemaPath:"#/properties/result/properties/derived_refresh/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 if(data18.status !== undefined){
 let data19 = data18.status;
-if(!((data19 === "refreshed") || (data19 === "degraded"))) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/status",schemaPath:"#/properties/result/properties/derived_refresh/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.result.properties.derived_refresh.properties.status.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data19 === "refreshed") || (data19 === "degraded"))) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/status",schemaPath:"#/properties/result/properties/derived_refresh/properties/status/enum",keyword:"enum",params:{allowedValues: schema31.properties.result.properties.derived_refresh.properties.status.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data18.revision !== undefined){
 let data20 = data18.revision;
-if((!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) && (data20 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/revision",schemaPath:"#/properties/result/properties/derived_refresh/properties/revision/type",keyword:"type",params:{type: schema30.properties.result.properties.derived_refresh.properties.revision.type},message:"must be integer,null"}), errors++;
+if((!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) && (data20 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/revision",schemaPath:"#/properties/result/properties/derived_refresh/properties/revision/type",keyword:"type",params:{type: schema31.properties.result.properties.derived_refresh.properties.revision.type},message:"must be integer,null"}), errors++;
 }
 if(data18.source_hash !== undefined){
 let data21 = data18.source_hash;
-if((typeof data21 !== "string") && (data21 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/source_hash",schemaPath:"#/properties/result/properties/derived_refresh/properties/source_hash/type",keyword:"type",params:{type: schema30.properties.result.properties.derived_refresh.properties.source_hash.type},message:"must be string,null"}), errors++;
+if((typeof data21 !== "string") && (data21 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/source_hash",schemaPath:"#/properties/result/properties/derived_refresh/properties/source_hash/type",keyword:"type",params:{type: schema31.properties.result.properties.derived_refresh.properties.source_hash.type},message:"must be string,null"}), errors++;
 }
 if(data18.staleness !== undefined){
 let data22 = data18.staleness;
-if(!(((data22 === "current") || (data22 === "stale")) || (data22 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/staleness",schemaPath:"#/properties/result/properties/derived_refresh/properties/staleness/enum",keyword:"enum",params:{allowedValues: schema30.properties.result.properties.derived_refresh.properties.staleness.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data22 === "current") || (data22 === "stale")) || (data22 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/staleness",schemaPath:"#/properties/result/properties/derived_refresh/properties/staleness/enum",keyword:"enum",params:{allowedValues: schema31.properties.result.properties.derived_refresh.properties.staleness.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data18.error !== undefined){
 let data23 = data18.error;
@@ -1390,7 +1536,7 @@ if(typeof data18.remediation !== "string") (vErrors ??= []).push({instancePath:i
 if(data0.render !== undefined){
 let data25 = data0.render;
 if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-for(const prop4 of schema30.properties.result.properties.render.required){
+for(const prop4 of schema31.properties.result.properties.render.required){
 if(data25[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/render",schemaPath:"#/properties/result/properties/render/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 if(data25.outputs !== undefined){
@@ -1400,7 +1546,7 @@ const len1 = data26.length;
 for(let i1=0; i1<len1; i1++){
 let data27 = data26[i1];
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-for(const prop5 of schema30.properties.result.properties.render.properties.outputs.items.required){
+for(const prop5 of schema31.properties.result.properties.render.properties.outputs.items.required){
 if(data27[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/render/outputs/" + i1,schemaPath:"#/properties/result/properties/render/properties/outputs/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
 if(data27.view_id !== undefined){
@@ -1429,7 +1575,7 @@ if(data31 < 0 || isNaN(data31)) (vErrors ??= []).push({instancePath:instancePath
 }
 if(data25.command !== undefined){
 let data32 = data25.command;
-if((typeof data32 !== "string") && (data32 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/render/command",schemaPath:"#/properties/result/properties/render/properties/command/type",keyword:"type",params:{type: schema30.properties.result.properties.render.properties.command.type},message:"must be string,null"}), errors++;
+if((typeof data32 !== "string") && (data32 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/render/command",schemaPath:"#/properties/result/properties/render/properties/command/type",keyword:"type",params:{type: schema31.properties.result.properties.render.properties.command.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/render",schemaPath:"#/properties/result/properties/render/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -1437,7 +1583,7 @@ if((typeof data32 !== "string") && (data32 !== null)) (vErrors ??= []).push({ins
 }
 if(data0.recovered !== undefined){
 let data33 = data0.recovered;
-if((!(data33 && typeof data33 == "object" && !Array.isArray(data33))) && (data33 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/recovered",schemaPath:"#/properties/result/properties/recovered/type",keyword:"type",params:{type: schema30.properties.result.properties.recovered.type},message:"must be object,null"}), errors++;
+if((!(data33 && typeof data33 == "object" && !Array.isArray(data33))) && (data33 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/recovered",schemaPath:"#/properties/result/properties/recovered/type",keyword:"type",params:{type: schema31.properties.result.properties.recovered.type},message:"must be object,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -1446,14 +1592,14 @@ if((!(data33 && typeof data33 == "object" && !Array.isArray(data33))) && (data33
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate92.errors = vErrors;
+validate94.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_backlinks_output = validate94;
-const schema31 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_backlinks.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","next_cursor"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"Id of the linking node (the edge's source)."},"relation":{"type":"string","description":"Stored relation of this incoming edge; a node linking by several relations appears once per relation. Items are ordered by relation, then id."},"mention":{"type":"object","description":"Present when the edge is derived from mentions: the linking document names this node in inline code spans or link texts, in these sections (at most 8).","required":["sections"],"properties":{"sections":{"type":"array","maxItems":8,"items":{"type":"object","required":["slug","title","line"],"properties":{"slug":{"type":["string","null"]},"title":{"type":["string","null"]},"line":{"type":"integer","minimum":0}},"additionalProperties":false}}},"additionalProperties":false},"review_state":{"enum":["reviewed","suspect","unreviewed"],"description":"Review state (issue 32) of this edge: on stamped edges and edges a document declares or derives."}}},"description":"Incoming edges of node_id, one item per edge, ordered by (relation, id)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page (pass it as cursor with the same node_id and relations); null on the last page. Stale after the index generation changes (stale_cursor)."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unmatched_filters":{"type":"array","description":"Only on an empty result: the first 20 filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
+export const validate_docforge_backlinks_output = validate97;
+const schema32 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_backlinks.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","next_cursor"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"Id of the linking node (the edge's source)."},"relation":{"type":"string","description":"Stored relation of this incoming edge; a node linking by several relations appears once per relation. Items are ordered by relation, then id."},"mention":{"type":"object","description":"Present when the edge is derived from mentions: the linking document names this node in inline code spans or link texts, in these sections (at most 8).","required":["sections"],"properties":{"sections":{"type":"array","maxItems":8,"items":{"type":"object","required":["slug","title","line"],"properties":{"slug":{"type":["string","null"]},"title":{"type":["string","null"]},"line":{"type":"integer","minimum":0}},"additionalProperties":false}}},"additionalProperties":false},"review_state":{"enum":["reviewed","suspect","unreviewed"],"description":"Review state (issue 32) of this edge: on stamped edges and edges a document declares or derives."},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}},"description":"Project-relative file and line that declared the edge."}}},"description":"Incoming edges of node_id, one item per edge, ordered by (relation, id)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page (pass it as cursor with the same node_id and relations); null on the last page. Stale after the index generation changes (stale_cursor)."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unmatched_filters":{"type":"array","description":"Only on an empty result: the first 20 filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_backlinks.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1462,7 +1608,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema31.properties.result.required){
+for(const prop0 of schema32.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
@@ -1472,7 +1618,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const prop1 of schema31.properties.result.properties.items.items.required){
+for(const prop1 of schema32.properties.result.properties.items.items.required){
 if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.id !== undefined){
@@ -1484,7 +1630,7 @@ if(typeof data2.relation !== "string") (vErrors ??= []).push({instancePath:insta
 if(data2.mention !== undefined){
 let data5 = data2.mention;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const prop2 of schema31.properties.result.properties.items.items.properties.mention.required){
+for(const prop2 of schema32.properties.result.properties.items.items.properties.mention.required){
 if(data5[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention",schemaPath:"#/properties/result/properties/items/items/properties/mention/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data5){
@@ -1498,7 +1644,7 @@ const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-for(const prop3 of schema31.properties.result.properties.items.items.properties.mention.properties.sections.items.required){
+for(const prop3 of schema32.properties.result.properties.items.items.properties.mention.properties.sections.items.required){
 if(data7[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key1 in data7){
@@ -1506,11 +1652,11 @@ if(!(((key1 === "slug") || (key1 === "title")) || (key1 === "line"))) (vErrors ?
 }
 if(data7.slug !== undefined){
 let data8 = data7.slug;
-if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/slug",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/slug/type",keyword:"type",params:{type: schema31.properties.result.properties.items.items.properties.mention.properties.sections.items.properties.slug.type},message:"must be string,null"}), errors++;
+if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/slug",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/slug/type",keyword:"type",params:{type: schema32.properties.result.properties.items.items.properties.mention.properties.sections.items.properties.slug.type},message:"must be string,null"}), errors++;
 }
 if(data7.title !== undefined){
 let data9 = data7.title;
-if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/title",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/title/type",keyword:"type",params:{type: schema31.properties.result.properties.items.items.properties.mention.properties.sections.items.properties.title.type},message:"must be string,null"}), errors++;
+if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/title",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/title/type",keyword:"type",params:{type: schema32.properties.result.properties.items.items.properties.mention.properties.sections.items.properties.title.type},message:"must be string,null"}), errors++;
 }
 if(data7.line !== undefined){
 let data10 = data7.line;
@@ -1533,7 +1679,36 @@ if(data10 < 0 || isNaN(data10)) (vErrors ??= []).push({instancePath:instancePath
 }
 if(data2.review_state !== undefined){
 let data11 = data2.review_state;
-if(!(((data11 === "reviewed") || (data11 === "suspect")) || (data11 === "unreviewed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/review_state",schemaPath:"#/properties/result/properties/items/items/properties/review_state/enum",keyword:"enum",params:{allowedValues: schema31.properties.result.properties.items.items.properties.review_state.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data11 === "reviewed") || (data11 === "suspect")) || (data11 === "unreviewed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/review_state",schemaPath:"#/properties/result/properties/items/items/properties/review_state/enum",keyword:"enum",params:{allowedValues: schema32.properties.result.properties.items.items.properties.review_state.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data2.kind !== undefined){
+let data12 = data2.kind;
+if((typeof data12 !== "string") && (data12 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: schema32.properties.result.properties.items.items.properties.kind.type},message:"must be string,null"}), errors++;
+}
+if(data2.title !== undefined){
+let data13 = data2.title;
+if((typeof data13 !== "string") && (data13 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: schema32.properties.result.properties.items.items.properties.title.type},message:"must be string,null"}), errors++;
+}
+if(data2.source_path !== undefined){
+let data14 = data2.source_path;
+if((typeof data14 !== "string") && (data14 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: schema32.properties.result.properties.items.items.properties.source_path.type},message:"must be string,null"}), errors++;
+}
+if(data2.declared_in !== undefined){
+let data15 = data2.declared_in;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+for(const prop4 of schema32.properties.result.properties.items.items.properties.declared_in.required){
+if(data15[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/declared_in/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+}
+if(data15.path !== undefined){
+if(typeof data15.path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data15.line !== undefined){
+let data17 = data15.line;
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/declared_in/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -1547,38 +1722,38 @@ if(data0.truncated !== undefined){
 if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.limit !== undefined){
-let data13 = data0.limit;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data19 = data0.limit;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.node_id !== undefined){
 if(typeof data0.node_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.next_cursor !== undefined){
-let data15 = data0.next_cursor;
-if((typeof data15 !== "string") && (data15 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema31.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
+let data21 = data0.next_cursor;
+if((typeof data21 !== "string") && (data21 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema32.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.oversized_items !== undefined){
-let data16 = data0.oversized_items;
-if(Array.isArray(data16)){
-const len2 = data16.length;
+let data22 = data0.oversized_items;
+if(Array.isArray(data22)){
+const len2 = data22.length;
 for(let i2=0; i2<len2; i2++){
-let data17 = data16[i2];
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const prop4 of schema31.properties.result.properties.oversized_items.items.required){
-if(data17[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+let data23 = data22[i2];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+for(const prop5 of schema32.properties.result.properties.oversized_items.items.required){
+if(data23[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
-for(const key2 in data17){
+for(const key2 in data23){
 if(!((key2 === "id") || (key2 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
-if(data17.id !== undefined){
-let data18 = data17.id;
-if((typeof data18 !== "string") && (data18 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema31.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(data23.id !== undefined){
+let data24 = data23.id;
+if((typeof data24 !== "string") && (data24 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema32.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
-if(data17.chars !== undefined){
-let data19 = data17.chars;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data19 == "number"){
-if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data23.chars !== undefined){
+let data25 = data23.chars;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data25 == "number"){
+if(data25 < 0 || isNaN(data25)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
@@ -1590,27 +1765,27 @@ if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath
 }
 }
 if(data0.unmatched_filters !== undefined){
-let data20 = data0.unmatched_filters;
-if(Array.isArray(data20)){
-const len3 = data20.length;
+let data26 = data0.unmatched_filters;
+if(Array.isArray(data26)){
+const len3 = data26.length;
 for(let i3=0; i3<len3; i3++){
-let data21 = data20[i3];
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const prop5 of schema31.properties.result.properties.unmatched_filters.items.required){
-if(data21[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
+let data27 = data26[i3];
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+for(const prop6 of schema32.properties.result.properties.unmatched_filters.items.required){
+if(data27[prop6] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop6},message:"must have required property '"+prop6+"'"}), errors++;
 }
-for(const key3 in data21){
+for(const key3 in data27){
 if(!(((key3 === "filter") || (key3 === "value")) || (key3 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}), errors++;
 }
-if(data21.filter !== undefined){
-if(typeof data21.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data27.filter !== undefined){
+if(typeof data27.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data21.value !== undefined){
-if(typeof data21.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data27.value !== undefined){
+if(typeof data27.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data21.did_you_mean !== undefined){
-let data24 = data21.did_you_mean;
-if((typeof data24 !== "string") && (data24 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema31.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
+if(data27.did_you_mean !== undefined){
+let data30 = data27.did_you_mean;
+if((typeof data30 !== "string") && (data30 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema32.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -1627,14 +1802,344 @@ if((typeof data24 !== "string") && (data24 !== null)) (vErrors ??= []).push({ins
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate94.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_bootstrap_output = validate96;
-const schema32 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_bootstrap.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["binding","index","effective_policy","capabilities","session_contract"],"properties":{"binding":{"type":"object"},"index":{"type":"object"},"effective_policy":{"type":"object"},"capabilities":{"type":"object"},"adapter_policy":{"type":"object"},"session_contract":{"type":"object"},"sync":{"type":"object"}}}}};
+export const validate_docforge_bootstrap_output = validate99;
+const schema33 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_bootstrap.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["binding","index","effective_policy","capabilities","session_contract"],"properties":{"binding":{"type":"object","properties":{"project_root":{"type":"string"},"project_id":{"type":"string"},"project_name":{"type":"string"},"descriptor_path":{"type":"string"},"state_dir":{"type":"string"},"transport":{"type":"string"},"bound_at":{"type":"string"},"fixed":{"type":"boolean"},"paths_relative_to":{"const":"project_root","description":"Compact form: descriptor_path, state_dir and index paths are relative to project_root."}}},"index":{"type":"object","properties":{"active_index_path":{"type":"string"},"publication_file":{"type":"string"},"generation":{"type":"integer"},"source_identity":{"type":"string"},"index_file":{"type":"string"},"index_ino":{"type":"string"},"index_size":{"type":"integer"},"index_schema_version":{"type":"integer"},"published_at":{"type":"string"},"counts":{"$ref":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/index_counts"}}},"effective_policy":{"type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/effective_policy"}],"properties":{"no_ast":{"type":"boolean","description":"Compact form: ast.no_ast."}}},"capabilities":{"type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/capabilities"}],"properties":{"tool_count":{"type":"integer","description":"Compact form: how many tools are registered (the list is in docforge_get_contract)."}}},"adapter_policy":{"$ref":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/adapter_policy"},"session_contract":{"type":"object","properties":{"version":{"type":"integer"},"first_operation":{"type":"string"},"workflow":{"type":"array","items":{"type":"string"}},"tools":{"type":"array","items":{"type":"string"}},"limits":{"$ref":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/session_limits"},"notice":{"type":"string"}}},"sync":{"type":"object","properties":{"rebuilt":{"type":"boolean"},"staleness":{"enum":["current","stale","unknown"]},"identity_ms":{"type":"number"}}},"compact":{"type":"object","properties":{"reason":{"type":"string"},"full_contract":{"type":"string"}},"description":"Present in the compact form (under a small max_output_chars): why, and the tool that answers in full."}}}}};
+const schema34 = {"$id":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/index_counts","type":"object","description":"Counts of the published index.","properties":{"sources":{"type":"integer"},"nodes":{"type":"integer"},"edges":{"type":"integer"},"issues":{"type":"integer"},"logic_steps":{"type":"integer"}}};
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/session-results.defs.json/definitions/index_counts" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sources !== undefined){
+let data0 = data.sources;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) (vErrors ??= []).push({instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data.nodes !== undefined){
+let data1 = data.nodes;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))) (vErrors ??= []).push({instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data.edges !== undefined){
+let data2 = data.edges;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))) (vErrors ??= []).push({instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data.issues !== undefined){
+let data3 = data.issues;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) (vErrors ??= []).push({instancePath:instancePath+"/issues",schemaPath:"#/properties/issues/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data.logic_steps !== undefined){
+let data4 = data.logic_steps;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) (vErrors ??= []).push({instancePath:instancePath+"/logic_steps",schemaPath:"#/properties/logic_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+validate101.errors = vErrors;
+return errors === 0;
+}
+
+const schema35 = {"$id":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/effective_policy","type":"object","properties":{"schema_version":{"type":"integer"},"capability_mode":{"enum":["read","proposal","application","operator"]},"capability_mode_source":{"enum":["option","factory_default"]},"factory":{"type":"string"},"proposal":{"type":"object","properties":{"enabled":{"type":"boolean"},"writer_id":{"type":["string","null"]}}},"application":{"type":"object","properties":{"enabled":{"type":"boolean"},"applier_id":{"type":["string","null"]},"exact_hash_required":{"type":"boolean"}}},"ast":{"type":"object","properties":{"no_ast":{"type":"boolean"},"adapter_strategy":{"type":"string"},"logic_allowed":{"type":"boolean"}}},"adapter":{"type":"object","properties":{"project_owned":{"type":"boolean"}}},"excluded_operations":{"type":"array","items":{"type":"string"}},"diagnostics":{"type":"object","properties":{"enabled":{"type":"boolean"}}},"policy_hash":{"type":"string"}}};
+
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/session-results.defs.json/definitions/effective_policy" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.schema_version !== undefined){
+let data0 = data.schema_version;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) (vErrors ??= []).push({instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data.capability_mode !== undefined){
+let data1 = data.capability_mode;
+if(!((((data1 === "read") || (data1 === "proposal")) || (data1 === "application")) || (data1 === "operator"))) (vErrors ??= []).push({instancePath:instancePath+"/capability_mode",schemaPath:"#/properties/capability_mode/enum",keyword:"enum",params:{allowedValues: schema35.properties.capability_mode.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data.capability_mode_source !== undefined){
+let data2 = data.capability_mode_source;
+if(!((data2 === "option") || (data2 === "factory_default"))) (vErrors ??= []).push({instancePath:instancePath+"/capability_mode_source",schemaPath:"#/properties/capability_mode_source/enum",keyword:"enum",params:{allowedValues: schema35.properties.capability_mode_source.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data.factory !== undefined){
+if(typeof data.factory !== "string") (vErrors ??= []).push({instancePath:instancePath+"/factory",schemaPath:"#/properties/factory/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data.proposal !== undefined){
+let data4 = data.proposal;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.enabled !== undefined){
+if(typeof data4.enabled !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/proposal/enabled",schemaPath:"#/properties/proposal/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data4.writer_id !== undefined){
+let data6 = data4.writer_id;
+if((typeof data6 !== "string") && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/proposal/writer_id",schemaPath:"#/properties/proposal/properties/writer_id/type",keyword:"type",params:{type: schema35.properties.proposal.properties.writer_id.type},message:"must be string,null"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/proposal",schemaPath:"#/properties/proposal/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+if(data.application !== undefined){
+let data7 = data.application;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.enabled !== undefined){
+if(typeof data7.enabled !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/application/enabled",schemaPath:"#/properties/application/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data7.applier_id !== undefined){
+let data9 = data7.applier_id;
+if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/application/applier_id",schemaPath:"#/properties/application/properties/applier_id/type",keyword:"type",params:{type: schema35.properties.application.properties.applier_id.type},message:"must be string,null"}), errors++;
+}
+if(data7.exact_hash_required !== undefined){
+if(typeof data7.exact_hash_required !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/application/exact_hash_required",schemaPath:"#/properties/application/properties/exact_hash_required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/application",schemaPath:"#/properties/application/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+if(data.ast !== undefined){
+let data11 = data.ast;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.no_ast !== undefined){
+if(typeof data11.no_ast !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/ast/no_ast",schemaPath:"#/properties/ast/properties/no_ast/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data11.adapter_strategy !== undefined){
+if(typeof data11.adapter_strategy !== "string") (vErrors ??= []).push({instancePath:instancePath+"/ast/adapter_strategy",schemaPath:"#/properties/ast/properties/adapter_strategy/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data11.logic_allowed !== undefined){
+if(typeof data11.logic_allowed !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/ast/logic_allowed",schemaPath:"#/properties/ast/properties/logic_allowed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/ast",schemaPath:"#/properties/ast/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+if(data.adapter !== undefined){
+let data15 = data.adapter;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.project_owned !== undefined){
+if(typeof data15.project_owned !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/adapter/project_owned",schemaPath:"#/properties/adapter/properties/project_owned/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+if(data.excluded_operations !== undefined){
+let data17 = data.excluded_operations;
+if(Array.isArray(data17)){
+const len0 = data17.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data17[i0] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/excluded_operations/" + i0,schemaPath:"#/properties/excluded_operations/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/excluded_operations",schemaPath:"#/properties/excluded_operations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data19 = data.diagnostics;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.enabled !== undefined){
+if(typeof data19.enabled !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/diagnostics/enabled",schemaPath:"#/properties/diagnostics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+if(data.policy_hash !== undefined){
+if(typeof data.policy_hash !== "string") (vErrors ??= []).push({instancePath:instancePath+"/policy_hash",schemaPath:"#/properties/policy_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+validate103.errors = vErrors;
+return errors === 0;
+}
+
+const schema36 = {"$id":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/capabilities","type":"object","properties":{"schema_version":{"type":"integer"},"capability_mode":{"enum":["read","proposal","application","operator"]},"policy_hash":{"type":"string"},"tools":{"type":"array","items":{"type":"string"}},"proposal_access":{"type":["object","boolean"],"description":"Bootstrap compact form: the enabled flag alone.","properties":{"enabled":{"type":"boolean"},"writer_id":{"type":["string","null"]}}},"application_access":{"type":["object","boolean"],"description":"Bootstrap compact form: the enabled flag alone.","properties":{"enabled":{"type":"boolean"},"applier_id":{"type":["string","null"]}}},"logic":{"type":"object","properties":{"available":{"type":"boolean"},"reason":{"type":["string","null"]}}},"diagnostics":{"type":"object","properties":{"enabled":{"type":"boolean"}}},"project_adapter":{"type":"object","properties":{"bound":{"type":"boolean"},"fingerprint":{"type":"string"},"files":{"type":"integer"},"loaded":{"type":"boolean"},"version":{"type":["string","null"]},"inputs_declared":{"type":["boolean","null"]},"identity_known":{"type":"boolean"},"proposal_operations":{"type":["array","null"],"items":{"type":"string"}}},"description":"Only when a project-owned adapter is bound."}}};
+
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/session-results.defs.json/definitions/capabilities" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.schema_version !== undefined){
+let data0 = data.schema_version;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) (vErrors ??= []).push({instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data.capability_mode !== undefined){
+let data1 = data.capability_mode;
+if(!((((data1 === "read") || (data1 === "proposal")) || (data1 === "application")) || (data1 === "operator"))) (vErrors ??= []).push({instancePath:instancePath+"/capability_mode",schemaPath:"#/properties/capability_mode/enum",keyword:"enum",params:{allowedValues: schema36.properties.capability_mode.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data.policy_hash !== undefined){
+if(typeof data.policy_hash !== "string") (vErrors ??= []).push({instancePath:instancePath+"/policy_hash",schemaPath:"#/properties/policy_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data.tools !== undefined){
+let data3 = data.tools;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data3[i0] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/tools/" + i0,schemaPath:"#/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data.proposal_access !== undefined){
+let data5 = data.proposal_access;
+if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (typeof data5 !== "boolean")) (vErrors ??= []).push({instancePath:instancePath+"/proposal_access",schemaPath:"#/properties/proposal_access/type",keyword:"type",params:{type: schema36.properties.proposal_access.type},message:"must be object,boolean"}), errors++;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.enabled !== undefined){
+if(typeof data5.enabled !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/proposal_access/enabled",schemaPath:"#/properties/proposal_access/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data5.writer_id !== undefined){
+let data7 = data5.writer_id;
+if((typeof data7 !== "string") && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/proposal_access/writer_id",schemaPath:"#/properties/proposal_access/properties/writer_id/type",keyword:"type",params:{type: schema36.properties.proposal_access.properties.writer_id.type},message:"must be string,null"}), errors++;
+}
+}
+}
+if(data.application_access !== undefined){
+let data8 = data.application_access;
+if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (typeof data8 !== "boolean")) (vErrors ??= []).push({instancePath:instancePath+"/application_access",schemaPath:"#/properties/application_access/type",keyword:"type",params:{type: schema36.properties.application_access.type},message:"must be object,boolean"}), errors++;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.enabled !== undefined){
+if(typeof data8.enabled !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/application_access/enabled",schemaPath:"#/properties/application_access/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data8.applier_id !== undefined){
+let data10 = data8.applier_id;
+if((typeof data10 !== "string") && (data10 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/application_access/applier_id",schemaPath:"#/properties/application_access/properties/applier_id/type",keyword:"type",params:{type: schema36.properties.application_access.properties.applier_id.type},message:"must be string,null"}), errors++;
+}
+}
+}
+if(data.logic !== undefined){
+let data11 = data.logic;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.available !== undefined){
+if(typeof data11.available !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/logic/available",schemaPath:"#/properties/logic/properties/available/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data11.reason !== undefined){
+let data13 = data11.reason;
+if((typeof data13 !== "string") && (data13 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/logic/reason",schemaPath:"#/properties/logic/properties/reason/type",keyword:"type",params:{type: schema36.properties.logic.properties.reason.type},message:"must be string,null"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/logic",schemaPath:"#/properties/logic/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data14 = data.diagnostics;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.enabled !== undefined){
+if(typeof data14.enabled !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/diagnostics/enabled",schemaPath:"#/properties/diagnostics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+if(data.project_adapter !== undefined){
+let data16 = data.project_adapter;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.bound !== undefined){
+if(typeof data16.bound !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/project_adapter/bound",schemaPath:"#/properties/project_adapter/properties/bound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data16.fingerprint !== undefined){
+if(typeof data16.fingerprint !== "string") (vErrors ??= []).push({instancePath:instancePath+"/project_adapter/fingerprint",schemaPath:"#/properties/project_adapter/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data16.files !== undefined){
+let data19 = data16.files;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/project_adapter/files",schemaPath:"#/properties/project_adapter/properties/files/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data16.loaded !== undefined){
+if(typeof data16.loaded !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/project_adapter/loaded",schemaPath:"#/properties/project_adapter/properties/loaded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data16.version !== undefined){
+let data21 = data16.version;
+if((typeof data21 !== "string") && (data21 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/project_adapter/version",schemaPath:"#/properties/project_adapter/properties/version/type",keyword:"type",params:{type: schema36.properties.project_adapter.properties.version.type},message:"must be string,null"}), errors++;
+}
+if(data16.inputs_declared !== undefined){
+let data22 = data16.inputs_declared;
+if((typeof data22 !== "boolean") && (data22 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/project_adapter/inputs_declared",schemaPath:"#/properties/project_adapter/properties/inputs_declared/type",keyword:"type",params:{type: schema36.properties.project_adapter.properties.inputs_declared.type},message:"must be boolean,null"}), errors++;
+}
+if(data16.identity_known !== undefined){
+if(typeof data16.identity_known !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/project_adapter/identity_known",schemaPath:"#/properties/project_adapter/properties/identity_known/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data16.proposal_operations !== undefined){
+let data24 = data16.proposal_operations;
+if((!(Array.isArray(data24))) && (data24 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/project_adapter/proposal_operations",schemaPath:"#/properties/project_adapter/properties/proposal_operations/type",keyword:"type",params:{type: schema36.properties.project_adapter.properties.proposal_operations.type},message:"must be array,null"}), errors++;
+if(Array.isArray(data24)){
+const len1 = data24.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data24[i1] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/project_adapter/proposal_operations/" + i1,schemaPath:"#/properties/project_adapter/properties/proposal_operations/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/project_adapter",schemaPath:"#/properties/project_adapter/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+validate105.errors = vErrors;
+return errors === 0;
+}
+
+const schema37 = {"$id":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/adapter_policy","type":"object","description":"The legacy adapter_policy object, a projection of effective_policy.","properties":{"adapter_evolution":{"enum":["allowed","forbidden"]},"ast_analysis":{"enum":["allowed","forbidden"]},"logic_indexing":{"enum":["allowed","forbidden"]},"no_ast":{"type":"boolean"}}};
+
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/session-results.defs.json/definitions/adapter_policy" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.adapter_evolution !== undefined){
+let data0 = data.adapter_evolution;
+if(!((data0 === "allowed") || (data0 === "forbidden"))) (vErrors ??= []).push({instancePath:instancePath+"/adapter_evolution",schemaPath:"#/properties/adapter_evolution/enum",keyword:"enum",params:{allowedValues: schema37.properties.adapter_evolution.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data.ast_analysis !== undefined){
+let data1 = data.ast_analysis;
+if(!((data1 === "allowed") || (data1 === "forbidden"))) (vErrors ??= []).push({instancePath:instancePath+"/ast_analysis",schemaPath:"#/properties/ast_analysis/enum",keyword:"enum",params:{allowedValues: schema37.properties.ast_analysis.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data.logic_indexing !== undefined){
+let data2 = data.logic_indexing;
+if(!((data2 === "allowed") || (data2 === "forbidden"))) (vErrors ??= []).push({instancePath:instancePath+"/logic_indexing",schemaPath:"#/properties/logic_indexing/enum",keyword:"enum",params:{allowedValues: schema37.properties.logic_indexing.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data.no_ast !== undefined){
+if(typeof data.no_ast !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/no_ast",schemaPath:"#/properties/no_ast/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+validate107.errors = vErrors;
+return errors === 0;
+}
+
+const schema38 = {"$id":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/session_limits","type":"object","properties":{"max_results":{"type":"integer"},"max_output_chars":{"type":"integer"},"traversal_edge_budget":{"type":"integer"},"max_depth":{"type":"integer"}}};
+
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/session-results.defs.json/definitions/session_limits" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.max_results !== undefined){
+let data0 = data.max_results;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) (vErrors ??= []).push({instancePath:instancePath+"/max_results",schemaPath:"#/properties/max_results/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data.max_output_chars !== undefined){
+let data1 = data.max_output_chars;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))) (vErrors ??= []).push({instancePath:instancePath+"/max_output_chars",schemaPath:"#/properties/max_output_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data.traversal_edge_budget !== undefined){
+let data2 = data.traversal_edge_budget;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))) (vErrors ??= []).push({instancePath:instancePath+"/traversal_edge_budget",schemaPath:"#/properties/traversal_edge_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data.max_depth !== undefined){
+let data3 = data.max_depth;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) (vErrors ??= []).push({instancePath:instancePath+"/max_depth",schemaPath:"#/properties/max_depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+validate109.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_bootstrap.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1643,36 +2148,180 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema32.properties.result.required){
+for(const prop0 of schema33.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.binding !== undefined){
 let data1 = data0.binding;
-if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))) (vErrors ??= []).push({instancePath:instancePath+"/result/binding",schemaPath:"#/properties/result/properties/binding/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.project_root !== undefined){
+if(typeof data1.project_root !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/binding/project_root",schemaPath:"#/properties/result/properties/binding/properties/project_root/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data1.project_id !== undefined){
+if(typeof data1.project_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/binding/project_id",schemaPath:"#/properties/result/properties/binding/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data1.project_name !== undefined){
+if(typeof data1.project_name !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/binding/project_name",schemaPath:"#/properties/result/properties/binding/properties/project_name/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data1.descriptor_path !== undefined){
+if(typeof data1.descriptor_path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/binding/descriptor_path",schemaPath:"#/properties/result/properties/binding/properties/descriptor_path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data1.state_dir !== undefined){
+if(typeof data1.state_dir !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/binding/state_dir",schemaPath:"#/properties/result/properties/binding/properties/state_dir/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data1.transport !== undefined){
+if(typeof data1.transport !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/binding/transport",schemaPath:"#/properties/result/properties/binding/properties/transport/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data1.bound_at !== undefined){
+if(typeof data1.bound_at !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/binding/bound_at",schemaPath:"#/properties/result/properties/binding/properties/bound_at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data1.fixed !== undefined){
+if(typeof data1.fixed !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/binding/fixed",schemaPath:"#/properties/result/properties/binding/properties/fixed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data1.paths_relative_to !== undefined){
+if("project_root" !== data1.paths_relative_to) (vErrors ??= []).push({instancePath:instancePath+"/result/binding/paths_relative_to",schemaPath:"#/properties/result/properties/binding/properties/paths_relative_to/const",keyword:"const",params:{allowedValue: "project_root"},message:"must be equal to constant"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/binding",schemaPath:"#/properties/result/properties/binding/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
 }
 if(data0.index !== undefined){
-let data2 = data0.index;
-if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))) (vErrors ??= []).push({instancePath:instancePath+"/result/index",schemaPath:"#/properties/result/properties/index/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+let data11 = data0.index;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.active_index_path !== undefined){
+if(typeof data11.active_index_path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/index/active_index_path",schemaPath:"#/properties/result/properties/index/properties/active_index_path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data11.publication_file !== undefined){
+if(typeof data11.publication_file !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/index/publication_file",schemaPath:"#/properties/result/properties/index/properties/publication_file/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data11.generation !== undefined){
+let data14 = data11.generation;
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/index/generation",schemaPath:"#/properties/result/properties/index/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data11.source_identity !== undefined){
+if(typeof data11.source_identity !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/index/source_identity",schemaPath:"#/properties/result/properties/index/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data11.index_file !== undefined){
+if(typeof data11.index_file !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/index/index_file",schemaPath:"#/properties/result/properties/index/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data11.index_ino !== undefined){
+if(typeof data11.index_ino !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/index/index_ino",schemaPath:"#/properties/result/properties/index/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data11.index_size !== undefined){
+let data18 = data11.index_size;
+if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))) (vErrors ??= []).push({instancePath:instancePath+"/result/index/index_size",schemaPath:"#/properties/result/properties/index/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data11.index_schema_version !== undefined){
+let data19 = data11.index_schema_version;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/index/index_schema_version",schemaPath:"#/properties/result/properties/index/properties/index_schema_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data11.published_at !== undefined){
+if(typeof data11.published_at !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/index/published_at",schemaPath:"#/properties/result/properties/index/properties/published_at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data11.counts !== undefined){
+if(!(validate101(data11.counts, {instancePath:instancePath+"/result/index/counts",parentData:data11,parentDataProperty:"counts",rootData}))) vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors), errors = vErrors.length;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/index",schemaPath:"#/properties/result/properties/index/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
 }
 if(data0.effective_policy !== undefined){
-let data3 = data0.effective_policy;
-if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))) (vErrors ??= []).push({instancePath:instancePath+"/result/effective_policy",schemaPath:"#/properties/result/properties/effective_policy/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+let data22 = data0.effective_policy;
+if(!(validate103(data22, {instancePath:instancePath+"/result/effective_policy",parentData:data0,parentDataProperty:"effective_policy",rootData}))) vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors), errors = vErrors.length;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.no_ast !== undefined){
+if(typeof data22.no_ast !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/effective_policy/no_ast",schemaPath:"#/properties/result/properties/effective_policy/properties/no_ast/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/effective_policy",schemaPath:"#/properties/result/properties/effective_policy/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
 }
 if(data0.capabilities !== undefined){
-let data4 = data0.capabilities;
-if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))) (vErrors ??= []).push({instancePath:instancePath+"/result/capabilities",schemaPath:"#/properties/result/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+let data24 = data0.capabilities;
+if(!(validate105(data24, {instancePath:instancePath+"/result/capabilities",parentData:data0,parentDataProperty:"capabilities",rootData}))) vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors), errors = vErrors.length;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.tool_count !== undefined){
+let data25 = data24.tool_count;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))) (vErrors ??= []).push({instancePath:instancePath+"/result/capabilities/tool_count",schemaPath:"#/properties/result/properties/capabilities/properties/tool_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/capabilities",schemaPath:"#/properties/result/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
 }
 if(data0.adapter_policy !== undefined){
-let data5 = data0.adapter_policy;
-if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))) (vErrors ??= []).push({instancePath:instancePath+"/result/adapter_policy",schemaPath:"#/properties/result/properties/adapter_policy/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+if(!(validate107(data0.adapter_policy, {instancePath:instancePath+"/result/adapter_policy",parentData:data0,parentDataProperty:"adapter_policy",rootData}))) vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors), errors = vErrors.length;
 }
 if(data0.session_contract !== undefined){
-let data6 = data0.session_contract;
-if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))) (vErrors ??= []).push({instancePath:instancePath+"/result/session_contract",schemaPath:"#/properties/result/properties/session_contract/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+let data27 = data0.session_contract;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.version !== undefined){
+let data28 = data27.version;
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) (vErrors ??= []).push({instancePath:instancePath+"/result/session_contract/version",schemaPath:"#/properties/result/properties/session_contract/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data27.first_operation !== undefined){
+if(typeof data27.first_operation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/session_contract/first_operation",schemaPath:"#/properties/result/properties/session_contract/properties/first_operation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data27.workflow !== undefined){
+let data30 = data27.workflow;
+if(Array.isArray(data30)){
+const len0 = data30.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data30[i0] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/session_contract/workflow/" + i0,schemaPath:"#/properties/result/properties/session_contract/properties/workflow/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/session_contract/workflow",schemaPath:"#/properties/result/properties/session_contract/properties/workflow/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data27.tools !== undefined){
+let data32 = data27.tools;
+if(Array.isArray(data32)){
+const len1 = data32.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data32[i1] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/session_contract/tools/" + i1,schemaPath:"#/properties/result/properties/session_contract/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/session_contract/tools",schemaPath:"#/properties/result/properties/session_contract/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data27.limits !== undefined){
+if(!(validate109(data27.limits, {instancePath:instancePath+"/result/session_contract/limits",parentData:data27,parentDataProperty:"limits",rootData}))) vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors), errors = vErrors.length;
+}
+if(data27.notice !== undefined){
+if(typeof data27.notice !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/session_contract/notice",schemaPath:"#/properties/result/properties/session_contract/properties/notice/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/session_contract",schemaPath:"#/properties/result/properties/session_contract/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
 }
 if(data0.sync !== undefined){
-let data7 = data0.sync;
-if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))) (vErrors ??= []).push({instancePath:instancePath+"/result/sync",schemaPath:"#/properties/result/properties/sync/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+let data36 = data0.sync;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.rebuilt !== undefined){
+if(typeof data36.rebuilt !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/sync/rebuilt",schemaPath:"#/properties/result/properties/sync/properties/rebuilt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data36.staleness !== undefined){
+let data38 = data36.staleness;
+if(!(((data38 === "current") || (data38 === "stale")) || (data38 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/sync/staleness",schemaPath:"#/properties/result/properties/sync/properties/staleness/enum",keyword:"enum",params:{allowedValues: schema33.properties.result.properties.sync.properties.staleness.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data36.identity_ms !== undefined){
+if(!(typeof data36.identity_ms == "number")) (vErrors ??= []).push({instancePath:instancePath+"/result/sync/identity_ms",schemaPath:"#/properties/result/properties/sync/properties/identity_ms/type",keyword:"type",params:{type: "number"},message:"must be number"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/sync",schemaPath:"#/properties/result/properties/sync/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+if(data0.compact !== undefined){
+let data40 = data0.compact;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(data40.reason !== undefined){
+if(typeof data40.reason !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/compact/reason",schemaPath:"#/properties/result/properties/compact/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data40.full_contract !== undefined){
+if(typeof data40.full_contract !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/compact/full_contract",schemaPath:"#/properties/result/properties/compact/properties/full_contract/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/compact",schemaPath:"#/properties/result/properties/compact/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -1681,14 +2330,14 @@ if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))) (vErrors ??= [
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate96.errors = vErrors;
+validate99.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_create_changeset_input = validate98;
-const schema33 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_create_changeset.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"operations":{"type":"array","maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation"}}},"additionalProperties":false};
+export const validate_docforge_create_changeset_input = validate111;
+const schema39 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_create_changeset.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"operations":{"type":"array","maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation"}}},"additionalProperties":false};
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_create_changeset.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1711,14 +2360,14 @@ if(!(validate22(data0[i0], {instancePath:instancePath+"/operations/" + i0,parent
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate98.errors = vErrors;
+validate111.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_create_changeset_output = validate100;
-const schema34 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_create_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
+export const validate_docforge_create_changeset_output = validate113;
+const schema40 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_create_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_create_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1730,14 +2379,14 @@ if(!(validate87(data.result, {instancePath:instancePath+"/result",parentData:dat
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate100.errors = vErrors;
+validate113.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_dependencies_output = validate103;
-const schema35 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."},"review_state":{"enum":["reviewed","suspect","unreviewed"],"description":"Review state (issue 32) of the edge named by via and relation, when stamped or declared by a document."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unresolved_calls":{"type":"integer","minimum":0,"description":"When the start node is a code node: its call sites that the adapter's linker could not prove a target for; they have no calls edge among the items (counted, never guessed)."},"unmatched_filters":{"type":"array","description":"Only on an empty result: the first 20 filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
+export const validate_docforge_dependencies_output = validate116;
+const schema41 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."},"review_state":{"enum":["reviewed","suspect","unreviewed"],"description":"Review state (issue 32) of the edge named by via and relation, when stamped or declared by a document."},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}},"description":"Project-relative file and line that declared the edge."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unresolved_calls":{"type":"integer","minimum":0,"description":"When the start node is a code node: its call sites that the adapter's linker could not prove a target for; they have no calls edge among the items (counted, never guessed)."},"unmatched_filters":{"type":"array","description":"Only on an empty result: the first 20 filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1746,7 +2395,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema35.properties.result.required){
+for(const prop0 of schema41.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
@@ -1756,7 +2405,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const prop1 of schema35.properties.result.properties.items.items.required){
+for(const prop1 of schema41.properties.result.properties.items.items.required){
 if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.id !== undefined){
@@ -1803,7 +2452,36 @@ indices0[item0] = i2;
 }
 if(data2.review_state !== undefined){
 let data9 = data2.review_state;
-if(!(((data9 === "reviewed") || (data9 === "suspect")) || (data9 === "unreviewed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/review_state",schemaPath:"#/properties/result/properties/items/items/properties/review_state/enum",keyword:"enum",params:{allowedValues: schema35.properties.result.properties.items.items.properties.review_state.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data9 === "reviewed") || (data9 === "suspect")) || (data9 === "unreviewed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/review_state",schemaPath:"#/properties/result/properties/items/items/properties/review_state/enum",keyword:"enum",params:{allowedValues: schema41.properties.result.properties.items.items.properties.review_state.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data2.kind !== undefined){
+let data10 = data2.kind;
+if((typeof data10 !== "string") && (data10 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: schema41.properties.result.properties.items.items.properties.kind.type},message:"must be string,null"}), errors++;
+}
+if(data2.title !== undefined){
+let data11 = data2.title;
+if((typeof data11 !== "string") && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: schema41.properties.result.properties.items.items.properties.title.type},message:"must be string,null"}), errors++;
+}
+if(data2.source_path !== undefined){
+let data12 = data2.source_path;
+if((typeof data12 !== "string") && (data12 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: schema41.properties.result.properties.items.items.properties.source_path.type},message:"must be string,null"}), errors++;
+}
+if(data2.declared_in !== undefined){
+let data13 = data2.declared_in;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+for(const prop2 of schema41.properties.result.properties.items.items.properties.declared_in.required){
+if(data13[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/declared_in/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
+}
+if(data13.path !== undefined){
+if(typeof data13.path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data13.line !== undefined){
+let data15 = data13.line;
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/declared_in/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -1817,50 +2495,50 @@ if(data0.truncated !== undefined){
 if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.limit !== undefined){
-let data11 = data0.limit;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data17 = data0.limit;
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.node_id !== undefined){
 if(typeof data0.node_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.depth !== undefined){
-let data13 = data0.depth;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/result/depth",schemaPath:"#/properties/result/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data19 = data0.depth;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/depth",schemaPath:"#/properties/result/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.truncation_reason !== undefined){
-let data14 = data0.truncation_reason;
-if(!(((data14 === "result_limit") || (data14 === "edge_budget")) || (data14 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema35.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+let data20 = data0.truncation_reason;
+if(!(((data20 === "result_limit") || (data20 === "edge_budget")) || (data20 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema41.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.examined_edges !== undefined){
-let data15 = data0.examined_edges;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data21 = data0.examined_edges;
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.edge_budget !== undefined){
-let data16 = data0.edge_budget;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))) (vErrors ??= []).push({instancePath:instancePath+"/result/edge_budget",schemaPath:"#/properties/result/properties/edge_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data22 = data0.edge_budget;
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))) (vErrors ??= []).push({instancePath:instancePath+"/result/edge_budget",schemaPath:"#/properties/result/properties/edge_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.oversized_items !== undefined){
-let data17 = data0.oversized_items;
-if(Array.isArray(data17)){
-const len2 = data17.length;
+let data23 = data0.oversized_items;
+if(Array.isArray(data23)){
+const len2 = data23.length;
 for(let i3=0; i3<len2; i3++){
-let data18 = data17[i3];
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const prop2 of schema35.properties.result.properties.oversized_items.items.required){
-if(data18[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
+let data24 = data23[i3];
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+for(const prop3 of schema41.properties.result.properties.oversized_items.items.required){
+if(data24[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
-for(const key0 in data18){
+for(const key0 in data24){
 if(!((key0 === "id") || (key0 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
-if(data18.id !== undefined){
-let data19 = data18.id;
-if((typeof data19 !== "string") && (data19 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema35.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(data24.id !== undefined){
+let data25 = data24.id;
+if((typeof data25 !== "string") && (data25 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema41.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
-if(data18.chars !== undefined){
-let data20 = data18.chars;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data20 == "number"){
-if(data20 < 0 || isNaN(data20)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data24.chars !== undefined){
+let data26 = data24.chars;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data26 == "number"){
+if(data26 < 0 || isNaN(data26)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
@@ -1872,34 +2550,34 @@ if(data20 < 0 || isNaN(data20)) (vErrors ??= []).push({instancePath:instancePath
 }
 }
 if(data0.unresolved_calls !== undefined){
-let data21 = data0.unresolved_calls;
-if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data21 == "number"){
-if(data21 < 0 || isNaN(data21)) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data27 = data0.unresolved_calls;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data27 == "number"){
+if(data27 < 0 || isNaN(data27)) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.unmatched_filters !== undefined){
-let data22 = data0.unmatched_filters;
-if(Array.isArray(data22)){
-const len3 = data22.length;
+let data28 = data0.unmatched_filters;
+if(Array.isArray(data28)){
+const len3 = data28.length;
 for(let i4=0; i4<len3; i4++){
-let data23 = data22[i4];
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-for(const prop3 of schema35.properties.result.properties.unmatched_filters.items.required){
-if(data23[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
+let data29 = data28[i4];
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+for(const prop4 of schema41.properties.result.properties.unmatched_filters.items.required){
+if(data29[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
-for(const key1 in data23){
+for(const key1 in data29){
 if(!(((key1 === "filter") || (key1 === "value")) || (key1 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
-if(data23.filter !== undefined){
-if(typeof data23.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data29.filter !== undefined){
+if(typeof data29.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data23.value !== undefined){
-if(typeof data23.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data29.value !== undefined){
+if(typeof data29.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data23.did_you_mean !== undefined){
-let data26 = data23.did_you_mean;
-if((typeof data26 !== "string") && (data26 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema35.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
+if(data29.did_you_mean !== undefined){
+let data32 = data29.did_you_mean;
+if((typeof data32 !== "string") && (data32 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema41.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -1916,14 +2594,14 @@ if((typeof data26 !== "string") && (data26 !== null)) (vErrors ??= []).push({ins
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate103.errors = vErrors;
+validate116.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_filter_nodes_output = validate105;
-const schema36 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_filter_nodes.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"tags_total":{"type":"integer","minimum":0,"description":"Present only when tags lists the first 50 of more: the node's tag count."},"tags_truncated":{"const":true,"description":"Present only when tags was cut to its first 50 entries."}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"next_cursor":{"type":["string","null"]},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unmatched_filters":{"type":"array","description":"Only on an empty page: the first 20 filter values no node holds, each with the nearest existing value of its field (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
+export const validate_docforge_filter_nodes_output = validate118;
+const schema42 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_filter_nodes.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"tags_total":{"type":"integer","minimum":0,"description":"Present only when tags lists the first 50 of more: the node's tag count."},"tags_truncated":{"const":true,"description":"Present only when tags was cut to its first 50 entries."},"kind":{"type":"string"},"title":{"type":"string"},"family":{"type":["string","null"]},"authority":{"type":["string","null"]},"status":{"type":["string","null"]},"tags":{"type":"array","items":{"type":"string"}},"source_path":{"type":"string"},"start_line":{"type":"integer"},"language":{"type":["string","null"]},"capabilities":{"type":"array","items":{"type":"string"}}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"next_cursor":{"type":["string","null"]},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unmatched_filters":{"type":"array","description":"Only on an empty page: the first 20 filter values no node holds, each with the nearest existing value of its field (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_filter_nodes.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1932,7 +2610,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema36.properties.result.required){
+for(const prop0 of schema42.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
@@ -1942,7 +2620,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const prop1 of schema36.properties.result.properties.items.items.required){
+for(const prop1 of schema42.properties.result.properties.items.items.required){
 if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.id !== undefined){
@@ -1958,6 +2636,57 @@ if(data4 < 0 || isNaN(data4)) (vErrors ??= []).push({instancePath:instancePath+"
 if(data2.tags_truncated !== undefined){
 if(true !== data2.tags_truncated) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/tags_truncated",schemaPath:"#/properties/result/properties/items/items/properties/tags_truncated/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}), errors++;
 }
+if(data2.kind !== undefined){
+if(typeof data2.kind !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data2.title !== undefined){
+if(typeof data2.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data2.family !== undefined){
+let data8 = data2.family;
+if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/family",schemaPath:"#/properties/result/properties/items/items/properties/family/type",keyword:"type",params:{type: schema42.properties.result.properties.items.items.properties.family.type},message:"must be string,null"}), errors++;
+}
+if(data2.authority !== undefined){
+let data9 = data2.authority;
+if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/authority",schemaPath:"#/properties/result/properties/items/items/properties/authority/type",keyword:"type",params:{type: schema42.properties.result.properties.items.items.properties.authority.type},message:"must be string,null"}), errors++;
+}
+if(data2.status !== undefined){
+let data10 = data2.status;
+if((typeof data10 !== "string") && (data10 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/status",schemaPath:"#/properties/result/properties/items/items/properties/status/type",keyword:"type",params:{type: schema42.properties.result.properties.items.items.properties.status.type},message:"must be string,null"}), errors++;
+}
+if(data2.tags !== undefined){
+let data11 = data2.tags;
+if(Array.isArray(data11)){
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data11[i1] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/tags/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/tags",schemaPath:"#/properties/result/properties/items/items/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data2.source_path !== undefined){
+if(typeof data2.source_path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data2.start_line !== undefined){
+let data14 = data2.start_line;
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/start_line",schemaPath:"#/properties/result/properties/items/items/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data2.language !== undefined){
+let data15 = data2.language;
+if((typeof data15 !== "string") && (data15 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/language",schemaPath:"#/properties/result/properties/items/items/properties/language/type",keyword:"type",params:{type: schema42.properties.result.properties.items.items.properties.language.type},message:"must be string,null"}), errors++;
+}
+if(data2.capabilities !== undefined){
+let data16 = data2.capabilities;
+if(Array.isArray(data16)){
+const len2 = data16.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data16[i2] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/capabilities/" + i2,schemaPath:"#/properties/result/properties/items/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/capabilities",schemaPath:"#/properties/result/properties/items/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
@@ -1970,39 +2699,39 @@ if(data0.truncated !== undefined){
 if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.limit !== undefined){
-let data7 = data0.limit;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data19 = data0.limit;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.next_cursor !== undefined){
-let data8 = data0.next_cursor;
-if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema36.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
+let data20 = data0.next_cursor;
+if((typeof data20 !== "string") && (data20 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema42.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.oversized_items !== undefined){
-let data9 = data0.oversized_items;
-if(Array.isArray(data9)){
-const len1 = data9.length;
-for(let i1=0; i1<len1; i1++){
-let data10 = data9[i1];
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-for(const prop2 of schema36.properties.result.properties.oversized_items.items.required){
-if(data10[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
+let data21 = data0.oversized_items;
+if(Array.isArray(data21)){
+const len3 = data21.length;
+for(let i3=0; i3<len3; i3++){
+let data22 = data21[i3];
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+for(const prop2 of schema42.properties.result.properties.oversized_items.items.required){
+if(data22[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
-for(const key0 in data10){
-if(!((key0 === "id") || (key0 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
+for(const key0 in data22){
+if(!((key0 === "id") || (key0 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
-if(data10.id !== undefined){
-let data11 = data10.id;
-if((typeof data11 !== "string") && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema36.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(data22.id !== undefined){
+let data23 = data22.id;
+if((typeof data23 !== "string") && (data23 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema42.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
-if(data10.chars !== undefined){
-let data12 = data10.chars;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data12 == "number"){
-if(data12 < 0 || isNaN(data12)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data22.chars !== undefined){
+let data24 = data22.chars;
+if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data24 == "number"){
+if(data24 < 0 || isNaN(data24)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 } else {
@@ -2010,30 +2739,30 @@ if(data12 < 0 || isNaN(data12)) (vErrors ??= []).push({instancePath:instancePath
 }
 }
 if(data0.unmatched_filters !== undefined){
-let data13 = data0.unmatched_filters;
-if(Array.isArray(data13)){
-const len2 = data13.length;
-for(let i2=0; i2<len2; i2++){
-let data14 = data13[i2];
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const prop3 of schema36.properties.result.properties.unmatched_filters.items.required){
-if(data14[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i2,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
+let data25 = data0.unmatched_filters;
+if(Array.isArray(data25)){
+const len4 = data25.length;
+for(let i4=0; i4<len4; i4++){
+let data26 = data25[i4];
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+for(const prop3 of schema42.properties.result.properties.unmatched_filters.items.required){
+if(data26[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
-for(const key1 in data14){
-if(!(((key1 === "filter") || (key1 === "value")) || (key1 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i2,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
+for(const key1 in data26){
+if(!(((key1 === "filter") || (key1 === "value")) || (key1 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
-if(data14.filter !== undefined){
-if(typeof data14.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i2+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data26.filter !== undefined){
+if(typeof data26.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data14.value !== undefined){
-if(typeof data14.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i2+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data26.value !== undefined){
+if(typeof data26.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data14.did_you_mean !== undefined){
-let data17 = data14.did_you_mean;
-if((typeof data17 !== "string") && (data17 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i2+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema36.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
+if(data26.did_you_mean !== undefined){
+let data29 = data26.did_you_mean;
+if((typeof data29 !== "string") && (data29 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema42.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
 }
 } else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i2,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 } else {
@@ -2047,20 +2776,20 @@ if((typeof data17 !== "string") && (data17 !== null)) (vErrors ??= []).push({ins
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate105.errors = vErrors;
+validate118.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_get_changeset_output = validate107;
-const schema37 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["operations","truncated","next_cursor","limit","changeset"],"properties":{"operations":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry"}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"},"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"receipts":{"type":"array"},"operations_summarized":{"type":"boolean"}}}}};
-const schema38 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry","type":"object","required":["index","op","operation_sha256","chars"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"operation_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"chars":{"type":"integer","minimum":0},"node_id":{"type":["string","null"]},"operation":{"type":"object","description":"The exact operation; absent in an operation summary."}}};
+export const validate_docforge_get_changeset_output = validate120;
+const schema43 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["operations","truncated","next_cursor","limit","changeset"],"properties":{"operations":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry"}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"},"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"receipts":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/receipt"}},"operations_summarized":{"type":"boolean"}}}}};
+const schema44 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry","type":"object","required":["index","op","operation_sha256","chars"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"operation_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"chars":{"type":"integer","minimum":0},"node_id":{"type":["string","null"]},"operation":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation","description":"The exact operation; absent in an operation summary."}}};
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema38.required){
+for(const prop0 of schema44.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data.index !== undefined){
@@ -2091,21 +2820,20 @@ if(data3 < 0 || isNaN(data3)) (vErrors ??= []).push({instancePath:instancePath+"
 }
 if(data.node_id !== undefined){
 let data4 = data.node_id;
-if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: schema38.properties.node_id.type},message:"must be string,null"}), errors++;
+if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: schema44.properties.node_id.type},message:"must be string,null"}), errors++;
 }
 if(data.operation !== undefined){
-let data5 = data.operation;
-if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))) (vErrors ??= []).push({instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+if(!(validate22(data.operation, {instancePath:instancePath+"/operation",parentData:data,parentDataProperty:"operation",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate109.errors = vErrors;
+validate122.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2114,7 +2842,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema37.properties.result.required){
+for(const prop0 of schema43.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.operations !== undefined){
@@ -2122,7 +2850,7 @@ let data1 = data0.operations;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate109(data1[i0], {instancePath:instancePath+"/result/operations/" + i0,parentData:data1,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors), errors = vErrors.length;
+if(!(validate122(data1[i0], {instancePath:instancePath+"/result/operations/" + i0,parentData:data1,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/operations",schemaPath:"#/properties/result/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -2133,7 +2861,7 @@ if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:ins
 }
 if(data0.next_cursor !== undefined){
 let data4 = data0.next_cursor;
-if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema37.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
+if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema43.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.limit !== undefined){
 let data5 = data0.limit;
@@ -2143,7 +2871,15 @@ if(data0.changeset !== undefined){
 if(!(validate88(data0.changeset, {instancePath:instancePath+"/result/changeset",parentData:data0,parentDataProperty:"changeset",rootData}))) vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors), errors = vErrors.length;
 }
 if(data0.receipts !== undefined){
-if(!(Array.isArray(data0.receipts))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipts",schemaPath:"#/properties/result/properties/receipts/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+let data7 = data0.receipts;
+if(Array.isArray(data7)){
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate91(data7[i1], {instancePath:instancePath+"/result/receipts/" + i1,parentData:data7,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors), errors = vErrors.length;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/receipts",schemaPath:"#/properties/result/properties/receipts/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
 }
 if(data0.operations_summarized !== undefined){
 if(typeof data0.operations_summarized !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/operations_summarized",schemaPath:"#/properties/result/properties/operations_summarized/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
@@ -2155,14 +2891,14 @@ if(typeof data0.operations_summarized !== "boolean") (vErrors ??= []).push({inst
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate107.errors = vErrors;
+validate120.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_get_changeset_diff_output = validate112;
-const schema39 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_changeset_diff.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["changeset","format","truncated","next_cursor","limit"],"properties":{"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"format":{"enum":["changes","canonical_json_chunk"]},"changes":{"type":"array","items":{"type":"object","required":["index","op"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"node_id":{"type":["string","null"]},"before_path":{"type":["string","null"]},"after_path":{"type":["string","null"]},"before":{"type":["object","null"],"description":"The node before the operation: id, kind, title, family, authority, status, tags, source_path and declared relations (relation -> targets); null when absent."},"after":{"type":["object","null"],"description":"The node after the operation, same fields; null when removed or not projected."},"projected":{"type":"boolean","description":"false: the operation cannot be projected and changes nothing; refusal says why and no change is listed."},"refusal":{"type":["object","null"],"required":["code","message"],"properties":{"code":{"type":"string"},"message":{"type":"string"}},"description":"Why the operation is not projected (or its node not read back): its error finding; null otherwise."},"relations_added":{"type":"array","items":{"type":"object","required":["relation","target_id"],"properties":{"relation":{"type":"string"},"target_id":{"type":"string"}}},"description":"Declared relations the operation adds to the node."},"relations_removed":{"type":"array","items":{"type":"object","required":["relation","target_id"],"properties":{"relation":{"type":"string"},"target_id":{"type":"string"}}},"description":"Declared relations the operation removes from the node."},"body_diff":{"type":"string","description":"Unified diff of the node body; empty when unchanged."},"file_diffs":{"type":"array","description":"Every source file the operation rewrites, with the unified diff of its exact text; a Markdown move keeping every byte is one rename entry.","items":{"type":"object","required":["before_path","after_path","diff"],"properties":{"before_path":{"type":["string","null"]},"after_path":{"type":["string","null"]},"diff":{"type":"string"}}}}}}},"chunk":{"type":"object","required":["operation_index","index","count","data","payload_sha256","payload_chars"],"properties":{"operation_index":{"type":"integer","minimum":0,"description":"The operation whose individually oversized diff this chunk sequence carries; the payload is {operations: [that operation], changes: [its change]}."},"index":{"type":"integer"},"count":{"type":"integer"},"data":{"type":"string"},"payload_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"payload_chars":{"type":"integer"}}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"}}}}};
+export const validate_docforge_get_changeset_diff_output = validate127;
+const schema45 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_changeset_diff.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["changeset","format","truncated","next_cursor","limit"],"properties":{"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"format":{"enum":["changes","canonical_json_chunk"]},"changes":{"type":"array","items":{"type":"object","required":["index","op"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"node_id":{"type":["string","null"]},"before_path":{"type":["string","null"]},"after_path":{"type":["string","null"]},"before":{"type":["object","null"],"properties":{"id":{"type":"string"},"kind":{"type":"string"},"title":{"type":"string"},"family":{"type":["string","null"]},"authority":{"type":["string","null"]},"status":{"type":["string","null"]},"tags":{"type":"array","items":{"type":"string"}},"source_path":{"type":"string"},"relations":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}},"description":"Declared relations: relation -> target ids."}},"description":"The node before the operation; null when absent."},"after":{"type":["object","null"],"properties":{"id":{"type":"string"},"kind":{"type":"string"},"title":{"type":"string"},"family":{"type":["string","null"]},"authority":{"type":["string","null"]},"status":{"type":["string","null"]},"tags":{"type":"array","items":{"type":"string"}},"source_path":{"type":"string"},"relations":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}},"description":"Declared relations: relation -> target ids."}},"description":"The node after the operation; null when removed or not projected."},"projected":{"type":"boolean","description":"false: the operation cannot be projected and changes nothing; refusal says why and no change is listed."},"refusal":{"type":["object","null"],"required":["code","message"],"properties":{"code":{"type":"string"},"message":{"type":"string"}},"description":"Why the operation is not projected (or its node not read back): its error finding; null otherwise."},"relations_added":{"type":"array","items":{"type":"object","required":["relation","target_id"],"properties":{"relation":{"type":"string"},"target_id":{"type":"string"}}},"description":"Declared relations the operation adds to the node."},"relations_removed":{"type":"array","items":{"type":"object","required":["relation","target_id"],"properties":{"relation":{"type":"string"},"target_id":{"type":"string"}}},"description":"Declared relations the operation removes from the node."},"body_diff":{"type":"string","description":"Unified diff of the node body; empty when unchanged."},"file_diffs":{"type":"array","description":"Every source file the operation rewrites, with the unified diff of its exact text; a Markdown move keeping every byte is one rename entry.","items":{"type":"object","required":["before_path","after_path","diff"],"properties":{"before_path":{"type":["string","null"]},"after_path":{"type":["string","null"]},"diff":{"type":"string"}}}}}}},"chunk":{"type":"object","required":["operation_index","index","count","data","payload_sha256","payload_chars"],"properties":{"operation_index":{"type":"integer","minimum":0,"description":"The operation whose individually oversized diff this chunk sequence carries; the payload is {operations: [that operation], changes: [its change]}."},"index":{"type":"integer"},"count":{"type":"integer"},"data":{"type":"string"},"payload_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"payload_chars":{"type":"integer"}}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"}}}}};
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_changeset_diff.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2171,7 +2907,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema39.properties.result.required){
+for(const prop0 of schema45.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.changeset !== undefined){
@@ -2179,7 +2915,7 @@ if(!(validate88(data0.changeset, {instancePath:instancePath+"/result/changeset",
 }
 if(data0.format !== undefined){
 let data2 = data0.format;
-if(!((data2 === "changes") || (data2 === "canonical_json_chunk"))) (vErrors ??= []).push({instancePath:instancePath+"/result/format",schemaPath:"#/properties/result/properties/format/enum",keyword:"enum",params:{allowedValues: schema39.properties.result.properties.format.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data2 === "changes") || (data2 === "canonical_json_chunk"))) (vErrors ??= []).push({instancePath:instancePath+"/result/format",schemaPath:"#/properties/result/properties/format/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.format.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.changes !== undefined){
 let data3 = data0.changes;
@@ -2188,7 +2924,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(const prop1 of schema39.properties.result.properties.changes.items.required){
+for(const prop1 of schema45.properties.result.properties.changes.items.required){
 if(data4[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0,schemaPath:"#/properties/result/properties/changes/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data4.index !== undefined){
@@ -2203,60 +2939,170 @@ if(typeof data4.op !== "string") (vErrors ??= []).push({instancePath:instancePat
 }
 if(data4.node_id !== undefined){
 let data7 = data4.node_id;
-if((typeof data7 !== "string") && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/node_id",schemaPath:"#/properties/result/properties/changes/items/properties/node_id/type",keyword:"type",params:{type: schema39.properties.result.properties.changes.items.properties.node_id.type},message:"must be string,null"}), errors++;
+if((typeof data7 !== "string") && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/node_id",schemaPath:"#/properties/result/properties/changes/items/properties/node_id/type",keyword:"type",params:{type: schema45.properties.result.properties.changes.items.properties.node_id.type},message:"must be string,null"}), errors++;
 }
 if(data4.before_path !== undefined){
 let data8 = data4.before_path;
-if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before_path",schemaPath:"#/properties/result/properties/changes/items/properties/before_path/type",keyword:"type",params:{type: schema39.properties.result.properties.changes.items.properties.before_path.type},message:"must be string,null"}), errors++;
+if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before_path",schemaPath:"#/properties/result/properties/changes/items/properties/before_path/type",keyword:"type",params:{type: schema45.properties.result.properties.changes.items.properties.before_path.type},message:"must be string,null"}), errors++;
 }
 if(data4.after_path !== undefined){
 let data9 = data4.after_path;
-if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after_path",schemaPath:"#/properties/result/properties/changes/items/properties/after_path/type",keyword:"type",params:{type: schema39.properties.result.properties.changes.items.properties.after_path.type},message:"must be string,null"}), errors++;
+if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after_path",schemaPath:"#/properties/result/properties/changes/items/properties/after_path/type",keyword:"type",params:{type: schema45.properties.result.properties.changes.items.properties.after_path.type},message:"must be string,null"}), errors++;
 }
 if(data4.before !== undefined){
 let data10 = data4.before;
-if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before",schemaPath:"#/properties/result/properties/changes/items/properties/before/type",keyword:"type",params:{type: schema39.properties.result.properties.changes.items.properties.before.type},message:"must be object,null"}), errors++;
+if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before",schemaPath:"#/properties/result/properties/changes/items/properties/before/type",keyword:"type",params:{type: schema45.properties.result.properties.changes.items.properties.before.type},message:"must be object,null"}), errors++;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.id !== undefined){
+if(typeof data10.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before/id",schemaPath:"#/properties/result/properties/changes/items/properties/before/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data10.kind !== undefined){
+if(typeof data10.kind !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before/kind",schemaPath:"#/properties/result/properties/changes/items/properties/before/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data10.title !== undefined){
+if(typeof data10.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before/title",schemaPath:"#/properties/result/properties/changes/items/properties/before/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data10.family !== undefined){
+let data14 = data10.family;
+if((typeof data14 !== "string") && (data14 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before/family",schemaPath:"#/properties/result/properties/changes/items/properties/before/properties/family/type",keyword:"type",params:{type: schema45.properties.result.properties.changes.items.properties.before.properties.family.type},message:"must be string,null"}), errors++;
+}
+if(data10.authority !== undefined){
+let data15 = data10.authority;
+if((typeof data15 !== "string") && (data15 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before/authority",schemaPath:"#/properties/result/properties/changes/items/properties/before/properties/authority/type",keyword:"type",params:{type: schema45.properties.result.properties.changes.items.properties.before.properties.authority.type},message:"must be string,null"}), errors++;
+}
+if(data10.status !== undefined){
+let data16 = data10.status;
+if((typeof data16 !== "string") && (data16 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before/status",schemaPath:"#/properties/result/properties/changes/items/properties/before/properties/status/type",keyword:"type",params:{type: schema45.properties.result.properties.changes.items.properties.before.properties.status.type},message:"must be string,null"}), errors++;
+}
+if(data10.tags !== undefined){
+let data17 = data10.tags;
+if(Array.isArray(data17)){
+const len1 = data17.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data17[i1] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before/tags/" + i1,schemaPath:"#/properties/result/properties/changes/items/properties/before/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before/tags",schemaPath:"#/properties/result/properties/changes/items/properties/before/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data10.source_path !== undefined){
+if(typeof data10.source_path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before/source_path",schemaPath:"#/properties/result/properties/changes/items/properties/before/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data10.relations !== undefined){
+let data20 = data10.relations;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(const key0 in data20){
+let data21 = data20[key0];
+if(Array.isArray(data21)){
+const len2 = data21.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data21[i2] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before/relations/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/properties/result/properties/changes/items/properties/before/properties/relations/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before/relations/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/properties/changes/items/properties/before/properties/relations/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before/relations",schemaPath:"#/properties/result/properties/changes/items/properties/before/properties/relations/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+}
 }
 if(data4.after !== undefined){
-let data11 = data4.after;
-if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after",schemaPath:"#/properties/result/properties/changes/items/properties/after/type",keyword:"type",params:{type: schema39.properties.result.properties.changes.items.properties.after.type},message:"must be object,null"}), errors++;
+let data23 = data4.after;
+if((!(data23 && typeof data23 == "object" && !Array.isArray(data23))) && (data23 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after",schemaPath:"#/properties/result/properties/changes/items/properties/after/type",keyword:"type",params:{type: schema45.properties.result.properties.changes.items.properties.after.type},message:"must be object,null"}), errors++;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.id !== undefined){
+if(typeof data23.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after/id",schemaPath:"#/properties/result/properties/changes/items/properties/after/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data23.kind !== undefined){
+if(typeof data23.kind !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after/kind",schemaPath:"#/properties/result/properties/changes/items/properties/after/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data23.title !== undefined){
+if(typeof data23.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after/title",schemaPath:"#/properties/result/properties/changes/items/properties/after/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data23.family !== undefined){
+let data27 = data23.family;
+if((typeof data27 !== "string") && (data27 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after/family",schemaPath:"#/properties/result/properties/changes/items/properties/after/properties/family/type",keyword:"type",params:{type: schema45.properties.result.properties.changes.items.properties.after.properties.family.type},message:"must be string,null"}), errors++;
+}
+if(data23.authority !== undefined){
+let data28 = data23.authority;
+if((typeof data28 !== "string") && (data28 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after/authority",schemaPath:"#/properties/result/properties/changes/items/properties/after/properties/authority/type",keyword:"type",params:{type: schema45.properties.result.properties.changes.items.properties.after.properties.authority.type},message:"must be string,null"}), errors++;
+}
+if(data23.status !== undefined){
+let data29 = data23.status;
+if((typeof data29 !== "string") && (data29 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after/status",schemaPath:"#/properties/result/properties/changes/items/properties/after/properties/status/type",keyword:"type",params:{type: schema45.properties.result.properties.changes.items.properties.after.properties.status.type},message:"must be string,null"}), errors++;
+}
+if(data23.tags !== undefined){
+let data30 = data23.tags;
+if(Array.isArray(data30)){
+const len3 = data30.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data30[i3] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after/tags/" + i3,schemaPath:"#/properties/result/properties/changes/items/properties/after/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after/tags",schemaPath:"#/properties/result/properties/changes/items/properties/after/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data23.source_path !== undefined){
+if(typeof data23.source_path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after/source_path",schemaPath:"#/properties/result/properties/changes/items/properties/after/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data23.relations !== undefined){
+let data33 = data23.relations;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+for(const key1 in data33){
+let data34 = data33[key1];
+if(Array.isArray(data34)){
+const len4 = data34.length;
+for(let i4=0; i4<len4; i4++){
+if(typeof data34[i4] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after/relations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i4,schemaPath:"#/properties/result/properties/changes/items/properties/after/properties/relations/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after/relations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/properties/changes/items/properties/after/properties/relations/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after/relations",schemaPath:"#/properties/result/properties/changes/items/properties/after/properties/relations/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+}
 }
 if(data4.projected !== undefined){
 if(typeof data4.projected !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/projected",schemaPath:"#/properties/result/properties/changes/items/properties/projected/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data4.refusal !== undefined){
-let data13 = data4.refusal;
-if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/refusal",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/type",keyword:"type",params:{type: schema39.properties.result.properties.changes.items.properties.refusal.type},message:"must be object,null"}), errors++;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const prop2 of schema39.properties.result.properties.changes.items.properties.refusal.required){
-if(data13[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/refusal",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
+let data37 = data4.refusal;
+if((!(data37 && typeof data37 == "object" && !Array.isArray(data37))) && (data37 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/refusal",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/type",keyword:"type",params:{type: schema45.properties.result.properties.changes.items.properties.refusal.type},message:"must be object,null"}), errors++;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+for(const prop2 of schema45.properties.result.properties.changes.items.properties.refusal.required){
+if(data37[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/refusal",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
-if(data13.code !== undefined){
-if(typeof data13.code !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/refusal/code",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data37.code !== undefined){
+if(typeof data37.code !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/refusal/code",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data13.message !== undefined){
-if(typeof data13.message !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/refusal/message",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data37.message !== undefined){
+if(typeof data37.message !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/refusal/message",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 }
 if(data4.relations_added !== undefined){
-let data16 = data4.relations_added;
-if(Array.isArray(data16)){
-const len1 = data16.length;
-for(let i1=0; i1<len1; i1++){
-let data17 = data16[i1];
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const prop3 of schema39.properties.result.properties.changes.items.properties.relations_added.items.required){
-if(data17[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1,schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
+let data40 = data4.relations_added;
+if(Array.isArray(data40)){
+const len5 = data40.length;
+for(let i5=0; i5<len5; i5++){
+let data41 = data40[i5];
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+for(const prop3 of schema45.properties.result.properties.changes.items.properties.relations_added.items.required){
+if(data41[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i5,schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
-if(data17.relation !== undefined){
-if(typeof data17.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1+"/relation",schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data41.relation !== undefined){
+if(typeof data41.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i5+"/relation",schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data17.target_id !== undefined){
-if(typeof data17.target_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1+"/target_id",schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data41.target_id !== undefined){
+if(typeof data41.target_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i5+"/target_id",schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1,schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i5,schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 } else {
@@ -2264,23 +3110,23 @@ if(typeof data17.target_id !== "string") (vErrors ??= []).push({instancePath:ins
 }
 }
 if(data4.relations_removed !== undefined){
-let data20 = data4.relations_removed;
-if(Array.isArray(data20)){
-const len2 = data20.length;
-for(let i2=0; i2<len2; i2++){
-let data21 = data20[i2];
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const prop4 of schema39.properties.result.properties.changes.items.properties.relations_removed.items.required){
-if(data21[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2,schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+let data44 = data4.relations_removed;
+if(Array.isArray(data44)){
+const len6 = data44.length;
+for(let i6=0; i6<len6; i6++){
+let data45 = data44[i6];
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+for(const prop4 of schema45.properties.result.properties.changes.items.properties.relations_removed.items.required){
+if(data45[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i6,schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
-if(data21.relation !== undefined){
-if(typeof data21.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2+"/relation",schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data45.relation !== undefined){
+if(typeof data45.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i6+"/relation",schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data21.target_id !== undefined){
-if(typeof data21.target_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2+"/target_id",schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data45.target_id !== undefined){
+if(typeof data45.target_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i6+"/target_id",schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2,schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i6,schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 } else {
@@ -2291,28 +3137,28 @@ if(data4.body_diff !== undefined){
 if(typeof data4.body_diff !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/body_diff",schemaPath:"#/properties/result/properties/changes/items/properties/body_diff/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data4.file_diffs !== undefined){
-let data25 = data4.file_diffs;
-if(Array.isArray(data25)){
-const len3 = data25.length;
-for(let i3=0; i3<len3; i3++){
-let data26 = data25[i3];
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const prop5 of schema39.properties.result.properties.changes.items.properties.file_diffs.items.required){
-if(data26[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3,schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
+let data49 = data4.file_diffs;
+if(Array.isArray(data49)){
+const len7 = data49.length;
+for(let i7=0; i7<len7; i7++){
+let data50 = data49[i7];
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+for(const prop5 of schema45.properties.result.properties.changes.items.properties.file_diffs.items.required){
+if(data50[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i7,schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
-if(data26.before_path !== undefined){
-let data27 = data26.before_path;
-if((typeof data27 !== "string") && (data27 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3+"/before_path",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/before_path/type",keyword:"type",params:{type: schema39.properties.result.properties.changes.items.properties.file_diffs.items.properties.before_path.type},message:"must be string,null"}), errors++;
+if(data50.before_path !== undefined){
+let data51 = data50.before_path;
+if((typeof data51 !== "string") && (data51 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i7+"/before_path",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/before_path/type",keyword:"type",params:{type: schema45.properties.result.properties.changes.items.properties.file_diffs.items.properties.before_path.type},message:"must be string,null"}), errors++;
 }
-if(data26.after_path !== undefined){
-let data28 = data26.after_path;
-if((typeof data28 !== "string") && (data28 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3+"/after_path",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/after_path/type",keyword:"type",params:{type: schema39.properties.result.properties.changes.items.properties.file_diffs.items.properties.after_path.type},message:"must be string,null"}), errors++;
+if(data50.after_path !== undefined){
+let data52 = data50.after_path;
+if((typeof data52 !== "string") && (data52 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i7+"/after_path",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/after_path/type",keyword:"type",params:{type: schema45.properties.result.properties.changes.items.properties.file_diffs.items.properties.after_path.type},message:"must be string,null"}), errors++;
 }
-if(data26.diff !== undefined){
-if(typeof data26.diff !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3+"/diff",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data50.diff !== undefined){
+if(typeof data50.diff !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i7+"/diff",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3,schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i7,schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 } else {
@@ -2328,41 +3174,41 @@ if(typeof data26.diff !== "string") (vErrors ??= []).push({instancePath:instance
 }
 }
 if(data0.chunk !== undefined){
-let data30 = data0.chunk;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-for(const prop6 of schema39.properties.result.properties.chunk.required){
-if(data30[prop6] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: prop6},message:"must have required property '"+prop6+"'"}), errors++;
+let data54 = data0.chunk;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+for(const prop6 of schema45.properties.result.properties.chunk.required){
+if(data54[prop6] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: prop6},message:"must have required property '"+prop6+"'"}), errors++;
 }
-if(data30.operation_index !== undefined){
-let data31 = data30.operation_index;
-if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/operation_index",schemaPath:"#/properties/result/properties/chunk/properties/operation_index/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data31 == "number"){
-if(data31 < 0 || isNaN(data31)) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/operation_index",schemaPath:"#/properties/result/properties/chunk/properties/operation_index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data54.operation_index !== undefined){
+let data55 = data54.operation_index;
+if(!((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55)))) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/operation_index",schemaPath:"#/properties/result/properties/chunk/properties/operation_index/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data55 == "number"){
+if(data55 < 0 || isNaN(data55)) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/operation_index",schemaPath:"#/properties/result/properties/chunk/properties/operation_index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-if(data30.index !== undefined){
-let data32 = data30.index;
-if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/index",schemaPath:"#/properties/result/properties/chunk/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data54.index !== undefined){
+let data56 = data54.index;
+if(!((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56)))) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/index",schemaPath:"#/properties/result/properties/chunk/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
-if(data30.count !== undefined){
-let data33 = data30.count;
-if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/count",schemaPath:"#/properties/result/properties/chunk/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data54.count !== undefined){
+let data57 = data54.count;
+if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/count",schemaPath:"#/properties/result/properties/chunk/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
-if(data30.data !== undefined){
-if(typeof data30.data !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/data",schemaPath:"#/properties/result/properties/chunk/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data54.data !== undefined){
+if(typeof data54.data !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/data",schemaPath:"#/properties/result/properties/chunk/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data30.payload_sha256 !== undefined){
-let data35 = data30.payload_sha256;
-if(typeof data35 === "string"){
-if(func3(data35) > 64) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
-if(!pattern1.test(data35)) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+if(data54.payload_sha256 !== undefined){
+let data59 = data54.payload_sha256;
+if(typeof data59 === "string"){
+if(func3(data59) > 64) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
+if(!pattern1.test(data59)) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-if(data30.payload_chars !== undefined){
-let data36 = data30.payload_chars;
-if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/payload_chars",schemaPath:"#/properties/result/properties/chunk/properties/payload_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data54.payload_chars !== undefined){
+let data60 = data54.payload_chars;
+if(!((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60)))) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/payload_chars",schemaPath:"#/properties/result/properties/chunk/properties/payload_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -2372,12 +3218,12 @@ if(data0.truncated !== undefined){
 if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.next_cursor !== undefined){
-let data38 = data0.next_cursor;
-if((typeof data38 !== "string") && (data38 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema39.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
+let data62 = data0.next_cursor;
+if((typeof data62 !== "string") && (data62 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema45.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.limit !== undefined){
-let data39 = data0.limit;
-if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data63 = data0.limit;
+if(!((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -2386,14 +3232,14 @@ if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))) (vErrors
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate112.errors = vErrors;
+validate127.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_get_context_output = validate115;
-const schema40 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_context.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["node_id","query","budget","limit","provider","selection","collection_hash","used_tokens","selected_entries","omitted_entries","truncated","items","page","dropped_terms"],"properties":{"node_id":{"type":["string","null"]},"query":{"type":["string","null"]},"budget":{"type":"integer"},"limit":{"type":"integer"},"provider":{"enum":["default","custom"]},"selection":{"type":["object","null"],"required":["truncated","truncation_reason","examined_edges"],"properties":{"truncated":{"type":"boolean"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer","minimum":0}}},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"used_tokens":{"type":"integer","minimum":0},"selected_entries":{"type":"integer","minimum":0},"omitted_entries":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["entry","omission"]},"id":{"type":"string"},"reason":{"enum":["token budget","response size limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"estimated_tokens":{"type":"integer","minimum":0},"chars":{"type":"integer","minimum":0},"kind":{"type":"string"},"title":{"type":"string"},"source_path":{"type":"string"},"selected_by":{"type":"string"},"excerpt":{"type":"string"},"relation":{"type":["object","null"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"via":{"type":"string"},"depth":{"type":"integer"}}}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"dropped_terms":{"type":"array","items":{"type":"object","required":["term","reason"],"properties":{"term":{"type":"string","description":"Lowercased words of the chunk, joined by one space."},"reason":{"enum":["stop_word","term_limit"],"description":"stop_word: ignored function word; term_limit: a distinct phrase after the first 32."}},"additionalProperties":false},"description":"Query chunks the default selection's search did not use, in query order; empty without a query or with a custom context provider (which receives the whole query). Lists at most 600 characters of JSON (a prefix, in query order); dropped_terms_total counts them all when the list is cut."},"dropped_terms_total":{"type":"integer","minimum":0,"description":"Present only when dropped_terms is cut: how many query chunks the selection's search did not use in all."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
+export const validate_docforge_get_context_output = validate130;
+const schema46 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_context.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["node_id","query","budget","limit","provider","selection","collection_hash","used_tokens","selected_entries","omitted_entries","truncated","items","page","dropped_terms"],"properties":{"node_id":{"type":["string","null"]},"query":{"type":["string","null"]},"budget":{"type":"integer"},"limit":{"type":"integer"},"provider":{"enum":["default","custom"]},"selection":{"type":["object","null"],"required":["truncated","truncation_reason","examined_edges"],"properties":{"truncated":{"type":"boolean"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer","minimum":0}}},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"used_tokens":{"type":"integer","minimum":0},"selected_entries":{"type":"integer","minimum":0},"omitted_entries":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["entry","omission"]},"id":{"type":"string"},"reason":{"enum":["token budget","response size limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"estimated_tokens":{"type":"integer","minimum":0},"chars":{"type":"integer","minimum":0},"kind":{"type":"string"},"title":{"type":"string"},"source_path":{"type":"string"},"selected_by":{"type":"string"},"excerpt":{"type":"string"},"relation":{"type":["object","null"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"via":{"type":"string"},"depth":{"type":"integer"}}},"start_line":{"type":["integer","null"]},"content_hash":{"type":["string","null"]},"score":{"type":["number","null"],"description":"bm25 score of a search seed (lower ranks higher)."},"excerpt_truncated":{"type":"boolean"},"retrieval":{"type":"object","properties":{"tool":{"type":"string"},"node_id":{"type":"string"}},"description":"On an omission: the call that reads the omitted entry."}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"dropped_terms":{"type":"array","items":{"type":"object","required":["term","reason"],"properties":{"term":{"type":"string","description":"Lowercased words of the chunk, joined by one space."},"reason":{"enum":["stop_word","term_limit"],"description":"stop_word: ignored function word; term_limit: a distinct phrase after the first 32."}},"additionalProperties":false},"description":"Query chunks the default selection's search did not use, in query order; empty without a query or with a custom context provider (which receives the whole query). Lists at most 600 characters of JSON (a prefix, in query order); dropped_terms_total counts them all when the list is cut."},"dropped_terms_total":{"type":"integer","minimum":0,"description":"Present only when dropped_terms is cut: how many query chunks the selection's search did not use in all."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_context.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2402,16 +3248,16 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema40.properties.result.required){
+for(const prop0 of schema46.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.node_id !== undefined){
 let data1 = data0.node_id;
-if((typeof data1 !== "string") && (data1 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: schema40.properties.result.properties.node_id.type},message:"must be string,null"}), errors++;
+if((typeof data1 !== "string") && (data1 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: schema46.properties.result.properties.node_id.type},message:"must be string,null"}), errors++;
 }
 if(data0.query !== undefined){
 let data2 = data0.query;
-if((typeof data2 !== "string") && (data2 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: schema40.properties.result.properties.query.type},message:"must be string,null"}), errors++;
+if((typeof data2 !== "string") && (data2 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: schema46.properties.result.properties.query.type},message:"must be string,null"}), errors++;
 }
 if(data0.budget !== undefined){
 let data3 = data0.budget;
@@ -2423,13 +3269,13 @@ if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) (vErrors ??
 }
 if(data0.provider !== undefined){
 let data5 = data0.provider;
-if(!((data5 === "default") || (data5 === "custom"))) (vErrors ??= []).push({instancePath:instancePath+"/result/provider",schemaPath:"#/properties/result/properties/provider/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.provider.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data5 === "default") || (data5 === "custom"))) (vErrors ??= []).push({instancePath:instancePath+"/result/provider",schemaPath:"#/properties/result/properties/provider/enum",keyword:"enum",params:{allowedValues: schema46.properties.result.properties.provider.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.selection !== undefined){
 let data6 = data0.selection;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/type",keyword:"type",params:{type: schema40.properties.result.properties.selection.type},message:"must be object,null"}), errors++;
+if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/type",keyword:"type",params:{type: schema46.properties.result.properties.selection.type},message:"must be object,null"}), errors++;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const prop1 of schema40.properties.result.properties.selection.required){
+for(const prop1 of schema46.properties.result.properties.selection.required){
 if(data6[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data6.truncated !== undefined){
@@ -2437,7 +3283,7 @@ if(typeof data6.truncated !== "boolean") (vErrors ??= []).push({instancePath:ins
 }
 if(data6.truncation_reason !== undefined){
 let data8 = data6.truncation_reason;
-if(!(((data8 === "result_limit") || (data8 === "edge_budget")) || (data8 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/selection/truncation_reason",schemaPath:"#/properties/result/properties/selection/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.selection.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data8 === "result_limit") || (data8 === "edge_budget")) || (data8 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/selection/truncation_reason",schemaPath:"#/properties/result/properties/selection/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema46.properties.result.properties.selection.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data6.examined_edges !== undefined){
 let data9 = data6.examined_edges;
@@ -2487,19 +3333,19 @@ const len0 = data15.length;
 for(let i0=0; i0<len0; i0++){
 let data16 = data15[i0];
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const prop2 of schema40.properties.result.properties.items.items.required){
+for(const prop2 of schema46.properties.result.properties.items.items.required){
 if(data16[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 if(data16.type !== undefined){
 let data17 = data16.type;
-if(!((data17 === "entry") || (data17 === "omission"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data17 === "entry") || (data17 === "omission"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema46.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data16.id !== undefined){
 if(typeof data16.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data16.reason !== undefined){
 let data19 = data16.reason;
-if(!((data19 === "token budget") || (data19 === "response size limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data19 === "token budget") || (data19 === "response size limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema46.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data16.sha256 !== undefined){
 let data20 = data16.sha256;
@@ -2540,7 +3386,7 @@ if(typeof data16.excerpt !== "string") (vErrors ??= []).push({instancePath:insta
 }
 if(data16.relation !== undefined){
 let data28 = data16.relation;
-if((!(data28 && typeof data28 == "object" && !Array.isArray(data28))) && (data28 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: schema40.properties.result.properties.items.items.properties.relation.type},message:"must be object,null"}), errors++;
+if((!(data28 && typeof data28 == "object" && !Array.isArray(data28))) && (data28 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: schema46.properties.result.properties.items.items.properties.relation.type},message:"must be object,null"}), errors++;
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 if(data28.relation !== undefined){
 if(typeof data28.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -2550,7 +3396,7 @@ if(typeof data28.category !== "string") (vErrors ??= []).push({instancePath:inst
 }
 if(data28.direction !== undefined){
 let data31 = data28.direction;
-if(!((data31 === "outgoing") || (data31 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation/direction",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/direction/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.items.items.properties.relation.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data31 === "outgoing") || (data31 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation/direction",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/direction/enum",keyword:"enum",params:{allowedValues: schema46.properties.result.properties.items.items.properties.relation.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data28.via !== undefined){
 if(typeof data28.via !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation/via",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -2559,6 +3405,34 @@ if(data28.depth !== undefined){
 let data33 = data28.depth;
 if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation/depth",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
+}
+}
+if(data16.start_line !== undefined){
+let data34 = data16.start_line;
+if((!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))) && (data34 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/start_line",schemaPath:"#/properties/result/properties/items/items/properties/start_line/type",keyword:"type",params:{type: schema46.properties.result.properties.items.items.properties.start_line.type},message:"must be integer,null"}), errors++;
+}
+if(data16.content_hash !== undefined){
+let data35 = data16.content_hash;
+if((typeof data35 !== "string") && (data35 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/content_hash",schemaPath:"#/properties/result/properties/items/items/properties/content_hash/type",keyword:"type",params:{type: schema46.properties.result.properties.items.items.properties.content_hash.type},message:"must be string,null"}), errors++;
+}
+if(data16.score !== undefined){
+let data36 = data16.score;
+if((!(typeof data36 == "number")) && (data36 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/score",schemaPath:"#/properties/result/properties/items/items/properties/score/type",keyword:"type",params:{type: schema46.properties.result.properties.items.items.properties.score.type},message:"must be number,null"}), errors++;
+}
+if(data16.excerpt_truncated !== undefined){
+if(typeof data16.excerpt_truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/excerpt_truncated",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data16.retrieval !== undefined){
+let data38 = data16.retrieval;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.tool !== undefined){
+if(typeof data38.tool !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/retrieval/tool",schemaPath:"#/properties/result/properties/items/items/properties/retrieval/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data38.node_id !== undefined){
+if(typeof data38.node_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/retrieval/node_id",schemaPath:"#/properties/result/properties/items/items/properties/retrieval/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/retrieval",schemaPath:"#/properties/result/properties/items/items/properties/retrieval/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 } else {
@@ -2570,65 +3444,65 @@ if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))) (vErrors
 }
 }
 if(data0.page !== undefined){
-let data34 = data0.page;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-for(const prop3 of schema40.properties.result.properties.page.required){
-if(data34[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
+let data41 = data0.page;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+for(const prop3 of schema46.properties.result.properties.page.required){
+if(data41[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
-for(const key0 in data34){
+for(const key0 in data41){
 if(!(((((key0 === "offset") || (key0 === "returned")) || (key0 === "total_evidence")) || (key0 === "has_more")) || (key0 === "next_cursor"))) (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
-if(data34.offset !== undefined){
-let data35 = data34.offset;
-if(!((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data35 == "number"){
-if(data35 < 0 || isNaN(data35)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data41.offset !== undefined){
+let data42 = data41.offset;
+if(!((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data42 == "number"){
+if(data42 < 0 || isNaN(data42)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-if(data34.returned !== undefined){
-let data36 = data34.returned;
-if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data36 == "number"){
-if(data36 < 0 || isNaN(data36)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data41.returned !== undefined){
+let data43 = data41.returned;
+if(!((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data43 == "number"){
+if(data43 < 0 || isNaN(data43)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-if(data34.total_evidence !== undefined){
-let data37 = data34.total_evidence;
-if(!((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data37 == "number"){
-if(data37 < 0 || isNaN(data37)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data41.total_evidence !== undefined){
+let data44 = data41.total_evidence;
+if(!((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data44 == "number"){
+if(data44 < 0 || isNaN(data44)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-if(data34.has_more !== undefined){
-if(typeof data34.has_more !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/page/has_more",schemaPath:"#/properties/result/properties/page/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+if(data41.has_more !== undefined){
+if(typeof data41.has_more !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/page/has_more",schemaPath:"#/properties/result/properties/page/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
-if(data34.next_cursor !== undefined){
-let data39 = data34.next_cursor;
-if((typeof data39 !== "string") && (data39 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema40.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"}), errors++;
+if(data41.next_cursor !== undefined){
+let data46 = data41.next_cursor;
+if((typeof data46 !== "string") && (data46 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema46.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.dropped_terms !== undefined){
-let data40 = data0.dropped_terms;
-if(Array.isArray(data40)){
-const len1 = data40.length;
+let data47 = data0.dropped_terms;
+if(Array.isArray(data47)){
+const len1 = data47.length;
 for(let i1=0; i1<len1; i1++){
-let data41 = data40[i1];
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-for(const prop4 of schema40.properties.result.properties.dropped_terms.items.required){
-if(data41[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+let data48 = data47[i1];
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+for(const prop4 of schema46.properties.result.properties.dropped_terms.items.required){
+if(data48[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
-for(const key1 in data41){
+for(const key1 in data48){
 if(!((key1 === "term") || (key1 === "reason"))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
-if(data41.term !== undefined){
-if(typeof data41.term !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1+"/term",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/term/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data48.term !== undefined){
+if(typeof data48.term !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1+"/term",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/term/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data41.reason !== undefined){
-let data43 = data41.reason;
-if(!((data43 === "stop_word") || (data43 === "term_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1+"/reason",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.dropped_terms.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data48.reason !== undefined){
+let data50 = data48.reason;
+if(!((data50 === "stop_word") || (data50 === "term_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1+"/reason",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema46.properties.result.properties.dropped_terms.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -2639,34 +3513,34 @@ if(!((data43 === "stop_word") || (data43 === "term_limit"))) (vErrors ??= []).pu
 }
 }
 if(data0.dropped_terms_total !== undefined){
-let data44 = data0.dropped_terms_total;
-if(!((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44)))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms_total",schemaPath:"#/properties/result/properties/dropped_terms_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data44 == "number"){
-if(data44 < 0 || isNaN(data44)) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms_total",schemaPath:"#/properties/result/properties/dropped_terms_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data51 = data0.dropped_terms_total;
+if(!((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51)))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms_total",schemaPath:"#/properties/result/properties/dropped_terms_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data51 == "number"){
+if(data51 < 0 || isNaN(data51)) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms_total",schemaPath:"#/properties/result/properties/dropped_terms_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.oversized_items !== undefined){
-let data45 = data0.oversized_items;
-if(Array.isArray(data45)){
-const len2 = data45.length;
+let data52 = data0.oversized_items;
+if(Array.isArray(data52)){
+const len2 = data52.length;
 for(let i2=0; i2<len2; i2++){
-let data46 = data45[i2];
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-for(const prop5 of schema40.properties.result.properties.oversized_items.items.required){
-if(data46[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
+let data53 = data52[i2];
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+for(const prop5 of schema46.properties.result.properties.oversized_items.items.required){
+if(data53[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
-for(const key2 in data46){
+for(const key2 in data53){
 if(!((key2 === "id") || (key2 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
-if(data46.id !== undefined){
-let data47 = data46.id;
-if((typeof data47 !== "string") && (data47 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema40.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(data53.id !== undefined){
+let data54 = data53.id;
+if((typeof data54 !== "string") && (data54 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema46.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
-if(data46.chars !== undefined){
-let data48 = data46.chars;
-if(!((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data48 == "number"){
-if(data48 < 0 || isNaN(data48)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data53.chars !== undefined){
+let data55 = data53.chars;
+if(!((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data55 == "number"){
+if(data55 < 0 || isNaN(data55)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
@@ -2684,14 +3558,14 @@ if(data48 < 0 || isNaN(data48)) (vErrors ??= []).push({instancePath:instancePath
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate115.errors = vErrors;
+validate130.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_get_contract_output = validate117;
-const schema41 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_contract.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["contract_version","tools","effective_policy","capabilities"],"properties":{"contract_version":{"const":1},"tools":{"type":"array","description":"The registered tools in order: {name, read_only} records, or in the compact form their names only (read_only is then a parallel list)."},"effective_policy":{"type":"object"},"capabilities":{"type":"object"},"read_only":{"type":"array","items":{"type":"boolean"},"description":"Compact form only: each tool's read-only flag, parallel to tools."},"compact":{"type":"object","required":["reason","omitted"],"properties":{"reason":{"const":"max_output_chars"},"omitted":{"type":"object","additionalProperties":{"type":"string"},"description":"Each record the compact form leaves out, mapped to the kept record it is found in or derived from."}},"description":"Present only in the compact form, answered when the full contract does not fit [limits].max_output_chars (issue 30 item 8)."}}}}};
+export const validate_docforge_get_contract_output = validate132;
+const schema47 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_contract.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["contract_version","tools","effective_policy","capabilities"],"properties":{"contract_version":{"const":1},"tools":{"type":"array","description":"The registered tools in order: {name, read_only} records, or in the compact form their names only (read_only is then a parallel list).","items":{"type":["object","string"],"properties":{"name":{"type":"string"},"read_only":{"type":"boolean"}}}},"effective_policy":{"$ref":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/effective_policy"},"capabilities":{"$ref":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/capabilities"},"read_only":{"type":"array","items":{"type":"boolean"},"description":"Compact form only: each tool's read-only flag, parallel to tools."},"compact":{"type":"object","required":["reason","omitted"],"properties":{"reason":{"const":"max_output_chars"},"omitted":{"type":"object","additionalProperties":{"type":"string"},"description":"Each record the compact form leaves out, mapped to the kept record it is found in or derived from."}},"description":"Present only in the compact form, answered when the full contract does not fit [limits].max_output_chars (issue 30 item 8)."},"adapter_policy":{"$ref":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/adapter_policy"},"limits":{"$ref":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/session_limits"},"relation_vocabulary":{"type":"object","properties":{"aliases":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}},"description":"Relations by category."},"extra_relations":{"type":["array","null"],"items":{"type":"string"}},"open":{"type":"boolean"},"vocabulary_hash":{"type":"string"}}},"aliased_relations":{"type":"array","items":{"type":"string"}},"error_codes":{"type":"array","items":{"type":"string"}}}}}};
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_contract.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2700,48 +3574,63 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema41.properties.result.required){
+for(const prop0 of schema47.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.contract_version !== undefined){
 if(1 !== data0.contract_version) (vErrors ??= []).push({instancePath:instancePath+"/result/contract_version",schemaPath:"#/properties/result/properties/contract_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
 }
 if(data0.tools !== undefined){
-if(!(Array.isArray(data0.tools))) (vErrors ??= []).push({instancePath:instancePath+"/result/tools",schemaPath:"#/properties/result/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+let data2 = data0.tools;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (typeof data3 !== "string")) (vErrors ??= []).push({instancePath:instancePath+"/result/tools/" + i0,schemaPath:"#/properties/result/properties/tools/items/type",keyword:"type",params:{type: schema47.properties.result.properties.tools.items.type},message:"must be object,string"}), errors++;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.name !== undefined){
+if(typeof data3.name !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/tools/" + i0+"/name",schemaPath:"#/properties/result/properties/tools/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data3.read_only !== undefined){
+if(typeof data3.read_only !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/tools/" + i0+"/read_only",schemaPath:"#/properties/result/properties/tools/items/properties/read_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/tools",schemaPath:"#/properties/result/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
 }
 if(data0.effective_policy !== undefined){
-let data3 = data0.effective_policy;
-if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))) (vErrors ??= []).push({instancePath:instancePath+"/result/effective_policy",schemaPath:"#/properties/result/properties/effective_policy/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+if(!(validate103(data0.effective_policy, {instancePath:instancePath+"/result/effective_policy",parentData:data0,parentDataProperty:"effective_policy",rootData}))) vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors), errors = vErrors.length;
 }
 if(data0.capabilities !== undefined){
-let data4 = data0.capabilities;
-if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))) (vErrors ??= []).push({instancePath:instancePath+"/result/capabilities",schemaPath:"#/properties/result/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+if(!(validate105(data0.capabilities, {instancePath:instancePath+"/result/capabilities",parentData:data0,parentDataProperty:"capabilities",rootData}))) vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors), errors = vErrors.length;
 }
 if(data0.read_only !== undefined){
-let data5 = data0.read_only;
-if(Array.isArray(data5)){
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data5[i0] !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/read_only/" + i0,schemaPath:"#/properties/result/properties/read_only/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+let data8 = data0.read_only;
+if(Array.isArray(data8)){
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data8[i1] !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/read_only/" + i1,schemaPath:"#/properties/result/properties/read_only/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/read_only",schemaPath:"#/properties/result/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.compact !== undefined){
-let data7 = data0.compact;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-for(const prop1 of schema41.properties.result.properties.compact.required){
-if(data7[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/compact",schemaPath:"#/properties/result/properties/compact/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
+let data10 = data0.compact;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+for(const prop1 of schema47.properties.result.properties.compact.required){
+if(data10[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/compact",schemaPath:"#/properties/result/properties/compact/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
-if(data7.reason !== undefined){
-if("max_output_chars" !== data7.reason) (vErrors ??= []).push({instancePath:instancePath+"/result/compact/reason",schemaPath:"#/properties/result/properties/compact/properties/reason/const",keyword:"const",params:{allowedValue: "max_output_chars"},message:"must be equal to constant"}), errors++;
+if(data10.reason !== undefined){
+if("max_output_chars" !== data10.reason) (vErrors ??= []).push({instancePath:instancePath+"/result/compact/reason",schemaPath:"#/properties/result/properties/compact/properties/reason/const",keyword:"const",params:{allowedValue: "max_output_chars"},message:"must be equal to constant"}), errors++;
 }
-if(data7.omitted !== undefined){
-let data9 = data7.omitted;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(const key0 in data9){
-if(typeof data9[key0] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/compact/omitted/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/properties/compact/properties/omitted/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data10.omitted !== undefined){
+let data12 = data10.omitted;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+for(const key0 in data12){
+if(typeof data12[key0] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/compact/omitted/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/properties/compact/properties/omitted/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/compact/omitted",schemaPath:"#/properties/result/properties/compact/properties/omitted/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -2751,6 +3640,75 @@ if(typeof data9[key0] !== "string") (vErrors ??= []).push({instancePath:instance
 (vErrors ??= []).push({instancePath:instancePath+"/result/compact",schemaPath:"#/properties/result/properties/compact/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
+if(data0.adapter_policy !== undefined){
+if(!(validate107(data0.adapter_policy, {instancePath:instancePath+"/result/adapter_policy",parentData:data0,parentDataProperty:"adapter_policy",rootData}))) vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors), errors = vErrors.length;
+}
+if(data0.limits !== undefined){
+if(!(validate109(data0.limits, {instancePath:instancePath+"/result/limits",parentData:data0,parentDataProperty:"limits",rootData}))) vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors), errors = vErrors.length;
+}
+if(data0.relation_vocabulary !== undefined){
+let data16 = data0.relation_vocabulary;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.aliases !== undefined){
+let data17 = data16.aliases;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key1 in data17){
+let data18 = data17[key1];
+if(Array.isArray(data18)){
+const len2 = data18.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data18[i2] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/relation_vocabulary/aliases/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/properties/result/properties/relation_vocabulary/properties/aliases/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/relation_vocabulary/aliases/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/properties/relation_vocabulary/properties/aliases/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/relation_vocabulary/aliases",schemaPath:"#/properties/result/properties/relation_vocabulary/properties/aliases/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+if(data16.extra_relations !== undefined){
+let data20 = data16.extra_relations;
+if((!(Array.isArray(data20))) && (data20 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/relation_vocabulary/extra_relations",schemaPath:"#/properties/result/properties/relation_vocabulary/properties/extra_relations/type",keyword:"type",params:{type: schema47.properties.result.properties.relation_vocabulary.properties.extra_relations.type},message:"must be array,null"}), errors++;
+if(Array.isArray(data20)){
+const len3 = data20.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data20[i3] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/relation_vocabulary/extra_relations/" + i3,schemaPath:"#/properties/result/properties/relation_vocabulary/properties/extra_relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+}
+if(data16.open !== undefined){
+if(typeof data16.open !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/relation_vocabulary/open",schemaPath:"#/properties/result/properties/relation_vocabulary/properties/open/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data16.vocabulary_hash !== undefined){
+if(typeof data16.vocabulary_hash !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/relation_vocabulary/vocabulary_hash",schemaPath:"#/properties/result/properties/relation_vocabulary/properties/vocabulary_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/relation_vocabulary",schemaPath:"#/properties/result/properties/relation_vocabulary/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+if(data0.aliased_relations !== undefined){
+let data24 = data0.aliased_relations;
+if(Array.isArray(data24)){
+const len4 = data24.length;
+for(let i4=0; i4<len4; i4++){
+if(typeof data24[i4] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/aliased_relations/" + i4,schemaPath:"#/properties/result/properties/aliased_relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/aliased_relations",schemaPath:"#/properties/result/properties/aliased_relations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data0.error_codes !== undefined){
+let data26 = data0.error_codes;
+if(Array.isArray(data26)){
+const len5 = data26.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data26[i5] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/error_codes/" + i5,schemaPath:"#/properties/result/properties/error_codes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/error_codes",schemaPath:"#/properties/result/properties/error_codes/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
@@ -2758,14 +3716,14 @@ if(typeof data9[key0] !== "string") (vErrors ??= []).push({instancePath:instance
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate117.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_get_generation_diff_output = validate119;
-const schema42 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_generation_diff.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["page_schema_version","receipt_state"],"properties":{"page_schema_version":{"const":1},"receipt_state":{"enum":["current","stale","missing","unsafe","unverified","unknown"]},"reason":{"type":"string"},"receipt_header":{"type":"object","required":["receipt_schema_version","project_id","root","adapter_version","index_schema_version","from_generation","to_generation","from_source_identity","to_source_identity","index_file","index_ino","index_size","from_node_hash","from_node_count","from_edge_hash","from_edge_count","to_node_hash","to_node_count","to_edge_hash","to_edge_count","summary","retained_count","total_count","retained_collection_hash","full_collection_hash","details_omitted","details_omitted_reason","detail_limits","receipt_hash","stored_receipt_hash"],"properties":{"receipt_schema_version":{"const":1},"project_id":{"type":"string"},"root":{"type":"string"},"adapter_version":{"type":"string"},"index_schema_version":{"type":"integer"},"from_generation":{"type":["integer","null"]},"to_generation":{"type":"integer"},"from_source_identity":{"type":["string","null"]},"to_source_identity":{"type":"string"},"index_file":{"type":"string"},"index_ino":{"type":"string"},"index_size":{"type":"integer","minimum":0},"from_node_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_node_count":{"type":"integer","minimum":0},"from_edge_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_edge_count":{"type":"integer","minimum":0},"to_node_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_node_count":{"type":"integer","minimum":0},"to_edge_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_edge_count":{"type":"integer","minimum":0},"summary":{"type":"object","required":["nodes_added","nodes_removed","nodes_changed","edges_added","edges_removed"],"properties":{"nodes_added":{"type":"integer","minimum":0},"nodes_removed":{"type":"integer","minimum":0},"nodes_changed":{"type":"integer","minimum":0},"edges_added":{"type":"integer","minimum":0},"edges_removed":{"type":"integer","minimum":0}},"additionalProperties":false},"retained_count":{"type":"integer","minimum":0},"total_count":{"type":"integer","minimum":0},"retained_collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"full_collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"details_omitted":{"type":"boolean"},"details_omitted_reason":{"enum":["item_limit","byte_limit",null]},"detail_limits":{"type":"object","required":["max_items","max_bytes"],"properties":{"max_items":{"type":"integer","minimum":0},"max_bytes":{"type":"integer","minimum":0}},"additionalProperties":false},"receipt_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"stored_receipt_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"additionalProperties":false},"items":{"type":"array","items":{"type":"object","required":["change"],"properties":{"change":{"enum":["node_added","node_removed","node_changed","edge_added","edge_removed"]},"id":{"type":"string"},"content_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"changed_fields":{"type":"array","items":{"enum":["kind","title","family","authority","status","tags","summary","body","source_path","start_line","end_line","anchors","language","capabilities","origin"]}},"source_id":{"type":"string"},"relation":{"type":"string"},"target_id":{"type":"string"}},"additionalProperties":false}},"omissions":{"type":"array","items":{"type":"object","required":["kind","item_hash","position"],"properties":{"kind":{"const":"response_limit"},"item_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"position":{"type":"integer","minimum":0}},"additionalProperties":false}},"pagination":{"type":"object","required":["offset","returned","omitted","total_retained","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"omitted":{"type":"integer","minimum":0},"total_retained":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"page_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}},"if":{"properties":{"receipt_state":{"const":"current"}}},"then":{"required":["receipt_header","items","omissions","pagination","page_hash"]},"else":{"required":["reason"]},"additionalProperties":false}}};
+export const validate_docforge_get_generation_diff_output = validate138;
+const schema48 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_generation_diff.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["page_schema_version","receipt_state"],"properties":{"page_schema_version":{"const":1},"receipt_state":{"enum":["current","stale","missing","unsafe","unverified","unknown"]},"reason":{"type":"string"},"receipt_header":{"type":"object","required":["receipt_schema_version","project_id","root","adapter_version","index_schema_version","from_generation","to_generation","from_source_identity","to_source_identity","index_file","index_ino","index_size","from_node_hash","from_node_count","from_edge_hash","from_edge_count","to_node_hash","to_node_count","to_edge_hash","to_edge_count","summary","retained_count","total_count","retained_collection_hash","full_collection_hash","details_omitted","details_omitted_reason","detail_limits","receipt_hash","stored_receipt_hash"],"properties":{"receipt_schema_version":{"const":1},"project_id":{"type":"string"},"root":{"type":"string"},"adapter_version":{"type":"string"},"index_schema_version":{"type":"integer"},"from_generation":{"type":["integer","null"]},"to_generation":{"type":"integer"},"from_source_identity":{"type":["string","null"]},"to_source_identity":{"type":"string"},"index_file":{"type":"string"},"index_ino":{"type":"string"},"index_size":{"type":"integer","minimum":0},"from_node_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_node_count":{"type":"integer","minimum":0},"from_edge_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_edge_count":{"type":"integer","minimum":0},"to_node_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_node_count":{"type":"integer","minimum":0},"to_edge_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_edge_count":{"type":"integer","minimum":0},"summary":{"type":"object","required":["nodes_added","nodes_removed","nodes_changed","edges_added","edges_removed"],"properties":{"nodes_added":{"type":"integer","minimum":0},"nodes_removed":{"type":"integer","minimum":0},"nodes_changed":{"type":"integer","minimum":0},"edges_added":{"type":"integer","minimum":0},"edges_removed":{"type":"integer","minimum":0}},"additionalProperties":false},"retained_count":{"type":"integer","minimum":0},"total_count":{"type":"integer","minimum":0},"retained_collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"full_collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"details_omitted":{"type":"boolean"},"details_omitted_reason":{"enum":["item_limit","byte_limit",null]},"detail_limits":{"type":"object","required":["max_items","max_bytes"],"properties":{"max_items":{"type":"integer","minimum":0},"max_bytes":{"type":"integer","minimum":0}},"additionalProperties":false},"receipt_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"stored_receipt_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"additionalProperties":false},"items":{"type":"array","items":{"type":"object","required":["change"],"properties":{"change":{"enum":["node_added","node_removed","node_changed","edge_added","edge_removed"]},"id":{"type":"string"},"content_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"changed_fields":{"type":"array","items":{"enum":["kind","title","family","authority","status","tags","summary","body","source_path","start_line","end_line","anchors","language","capabilities","origin"]}},"source_id":{"type":"string"},"relation":{"type":"string"},"target_id":{"type":"string"}},"additionalProperties":false}},"omissions":{"type":"array","items":{"type":"object","required":["kind","item_hash","position"],"properties":{"kind":{"const":"response_limit"},"item_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"position":{"type":"integer","minimum":0}},"additionalProperties":false}},"pagination":{"type":"object","required":["offset","returned","omitted","total_retained","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"omitted":{"type":"integer","minimum":0},"total_retained":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"page_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}},"if":{"properties":{"receipt_state":{"const":"current"}}},"then":{"required":["receipt_header","items","omissions","pagination","page_hash"]},"else":{"required":["reason"]},"additionalProperties":false}}};
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_generation_diff.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2794,7 +3752,7 @@ let ifClause0;
 if(_valid0){
 const _errs7 = errors;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema42.properties.result.then.required){
+for(const prop0 of schema48.properties.result.then.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/then/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 }
@@ -2804,7 +3762,7 @@ ifClause0 = "then";
 } else {
 const _errs8 = errors;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop1 of schema42.properties.result.else.required){
+for(const prop1 of schema48.properties.result.else.required){
 if(data0[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/else/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 }
@@ -2814,18 +3772,18 @@ ifClause0 = "else";
 }
 if(!valid2) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"}), errors++;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop2 of schema42.properties.result.required){
+for(const prop2 of schema48.properties.result.required){
 if(data0[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data0){
-if(!(func2.call(schema42.properties.result.properties, key0))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
+if(!(func2.call(schema48.properties.result.properties, key0))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data0.page_schema_version !== undefined){
 if(1 !== data0.page_schema_version) (vErrors ??= []).push({instancePath:instancePath+"/result/page_schema_version",schemaPath:"#/properties/result/properties/page_schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
 }
 if(data0.receipt_state !== undefined){
 let data3 = data0.receipt_state;
-if(!((((((data3 === "current") || (data3 === "stale")) || (data3 === "missing")) || (data3 === "unsafe")) || (data3 === "unverified")) || (data3 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_state",schemaPath:"#/properties/result/properties/receipt_state/enum",keyword:"enum",params:{allowedValues: schema42.properties.result.properties.receipt_state.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((((((data3 === "current") || (data3 === "stale")) || (data3 === "missing")) || (data3 === "unsafe")) || (data3 === "unverified")) || (data3 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_state",schemaPath:"#/properties/result/properties/receipt_state/enum",keyword:"enum",params:{allowedValues: schema48.properties.result.properties.receipt_state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.reason !== undefined){
 if(typeof data0.reason !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/reason",schemaPath:"#/properties/result/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -2833,11 +3791,11 @@ if(typeof data0.reason !== "string") (vErrors ??= []).push({instancePath:instanc
 if(data0.receipt_header !== undefined){
 let data5 = data0.receipt_header;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const prop3 of schema42.properties.result.properties.receipt_header.required){
+for(const prop3 of schema48.properties.result.properties.receipt_header.required){
 if(data5[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key1 in data5){
-if(!(func2.call(schema42.properties.result.properties.receipt_header.properties, key1))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
+if(!(func2.call(schema48.properties.result.properties.receipt_header.properties, key1))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data5.receipt_schema_version !== undefined){
 if(1 !== data5.receipt_schema_version) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/receipt_schema_version",schemaPath:"#/properties/result/properties/receipt_header/properties/receipt_schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
@@ -2857,7 +3815,7 @@ if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors
 }
 if(data5.from_generation !== undefined){
 let data11 = data5.from_generation;
-if((!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_generation",schemaPath:"#/properties/result/properties/receipt_header/properties/from_generation/type",keyword:"type",params:{type: schema42.properties.result.properties.receipt_header.properties.from_generation.type},message:"must be integer,null"}), errors++;
+if((!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_generation",schemaPath:"#/properties/result/properties/receipt_header/properties/from_generation/type",keyword:"type",params:{type: schema48.properties.result.properties.receipt_header.properties.from_generation.type},message:"must be integer,null"}), errors++;
 }
 if(data5.to_generation !== undefined){
 let data12 = data5.to_generation;
@@ -2865,7 +3823,7 @@ if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors
 }
 if(data5.from_source_identity !== undefined){
 let data13 = data5.from_source_identity;
-if((typeof data13 !== "string") && (data13 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_source_identity",schemaPath:"#/properties/result/properties/receipt_header/properties/from_source_identity/type",keyword:"type",params:{type: schema42.properties.result.properties.receipt_header.properties.from_source_identity.type},message:"must be string,null"}), errors++;
+if((typeof data13 !== "string") && (data13 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_source_identity",schemaPath:"#/properties/result/properties/receipt_header/properties/from_source_identity/type",keyword:"type",params:{type: schema48.properties.result.properties.receipt_header.properties.from_source_identity.type},message:"must be string,null"}), errors++;
 }
 if(data5.to_source_identity !== undefined){
 if(typeof data5.to_source_identity !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/to_source_identity",schemaPath:"#/properties/result/properties/receipt_header/properties/to_source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -2946,7 +3904,7 @@ if(data25 < 0 || isNaN(data25)) (vErrors ??= []).push({instancePath:instancePath
 if(data5.summary !== undefined){
 let data26 = data5.summary;
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const prop4 of schema42.properties.result.properties.receipt_header.properties.summary.required){
+for(const prop4 of schema48.properties.result.properties.receipt_header.properties.summary.required){
 if(data26[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/summary",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 for(const key2 in data26){
@@ -3026,12 +3984,12 @@ if(typeof data5.details_omitted !== "boolean") (vErrors ??= []).push({instancePa
 }
 if(data5.details_omitted_reason !== undefined){
 let data37 = data5.details_omitted_reason;
-if(!(((data37 === "item_limit") || (data37 === "byte_limit")) || (data37 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/details_omitted_reason",schemaPath:"#/properties/result/properties/receipt_header/properties/details_omitted_reason/enum",keyword:"enum",params:{allowedValues: schema42.properties.result.properties.receipt_header.properties.details_omitted_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data37 === "item_limit") || (data37 === "byte_limit")) || (data37 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/details_omitted_reason",schemaPath:"#/properties/result/properties/receipt_header/properties/details_omitted_reason/enum",keyword:"enum",params:{allowedValues: schema48.properties.result.properties.receipt_header.properties.details_omitted_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data5.detail_limits !== undefined){
 let data38 = data5.detail_limits;
 if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-for(const prop5 of schema42.properties.result.properties.receipt_header.properties.detail_limits.required){
+for(const prop5 of schema48.properties.result.properties.receipt_header.properties.detail_limits.required){
 if(data38[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/detail_limits",schemaPath:"#/properties/result/properties/receipt_header/properties/detail_limits/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
 for(const key3 in data38){
@@ -3082,15 +4040,15 @@ const len0 = data43.length;
 for(let i0=0; i0<len0; i0++){
 let data44 = data43[i0];
 if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-for(const prop6 of schema42.properties.result.properties.items.items.required){
+for(const prop6 of schema48.properties.result.properties.items.items.required){
 if(data44[prop6] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop6},message:"must have required property '"+prop6+"'"}), errors++;
 }
 for(const key4 in data44){
-if(!(func2.call(schema42.properties.result.properties.items.items.properties, key4))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}), errors++;
+if(!(func2.call(schema48.properties.result.properties.items.items.properties, key4))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}), errors++;
 }
 if(data44.change !== undefined){
 let data45 = data44.change;
-if(!(((((data45 === "node_added") || (data45 === "node_removed")) || (data45 === "node_changed")) || (data45 === "edge_added")) || (data45 === "edge_removed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/change",schemaPath:"#/properties/result/properties/items/items/properties/change/enum",keyword:"enum",params:{allowedValues: schema42.properties.result.properties.items.items.properties.change.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((((data45 === "node_added") || (data45 === "node_removed")) || (data45 === "node_changed")) || (data45 === "edge_added")) || (data45 === "edge_removed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/change",schemaPath:"#/properties/result/properties/items/items/properties/change/enum",keyword:"enum",params:{allowedValues: schema48.properties.result.properties.items.items.properties.change.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data44.id !== undefined){
 if(typeof data44.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -3125,7 +4083,7 @@ if(Array.isArray(data50)){
 const len1 = data50.length;
 for(let i1=0; i1<len1; i1++){
 let data51 = data50[i1];
-if(!(((((((((((((((data51 === "kind") || (data51 === "title")) || (data51 === "family")) || (data51 === "authority")) || (data51 === "status")) || (data51 === "tags")) || (data51 === "summary")) || (data51 === "body")) || (data51 === "source_path")) || (data51 === "start_line")) || (data51 === "end_line")) || (data51 === "anchors")) || (data51 === "language")) || (data51 === "capabilities")) || (data51 === "origin"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/changed_fields/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/changed_fields/items/enum",keyword:"enum",params:{allowedValues: schema42.properties.result.properties.items.items.properties.changed_fields.items.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((((((((((((((data51 === "kind") || (data51 === "title")) || (data51 === "family")) || (data51 === "authority")) || (data51 === "status")) || (data51 === "tags")) || (data51 === "summary")) || (data51 === "body")) || (data51 === "source_path")) || (data51 === "start_line")) || (data51 === "end_line")) || (data51 === "anchors")) || (data51 === "language")) || (data51 === "capabilities")) || (data51 === "origin"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/changed_fields/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/changed_fields/items/enum",keyword:"enum",params:{allowedValues: schema48.properties.result.properties.items.items.properties.changed_fields.items.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/changed_fields",schemaPath:"#/properties/result/properties/items/items/properties/changed_fields/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -3155,7 +4113,7 @@ const len2 = data55.length;
 for(let i2=0; i2<len2; i2++){
 let data56 = data55[i2];
 if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
-for(const prop7 of schema42.properties.result.properties.omissions.items.required){
+for(const prop7 of schema48.properties.result.properties.omissions.items.required){
 if(data56[prop7] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/omissions/" + i2,schemaPath:"#/properties/result/properties/omissions/items/required",keyword:"required",params:{missingProperty: prop7},message:"must have required property '"+prop7+"'"}), errors++;
 }
 for(const key5 in data56){
@@ -3190,7 +4148,7 @@ if(data59 < 0 || isNaN(data59)) (vErrors ??= []).push({instancePath:instancePath
 if(data0.pagination !== undefined){
 let data60 = data0.pagination;
 if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-for(const prop8 of schema42.properties.result.properties.pagination.required){
+for(const prop8 of schema48.properties.result.properties.pagination.required){
 if(data60[prop8] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/pagination",schemaPath:"#/properties/result/properties/pagination/required",keyword:"required",params:{missingProperty: prop8},message:"must have required property '"+prop8+"'"}), errors++;
 }
 for(const key6 in data60){
@@ -3229,7 +4187,7 @@ if(typeof data60.has_more !== "boolean") (vErrors ??= []).push({instancePath:ins
 }
 if(data60.next_cursor !== undefined){
 let data66 = data60.next_cursor;
-if((typeof data66 !== "string") && (data66 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/pagination/next_cursor",schemaPath:"#/properties/result/properties/pagination/properties/next_cursor/type",keyword:"type",params:{type: schema42.properties.result.properties.pagination.properties.next_cursor.type},message:"must be string,null"}), errors++;
+if((typeof data66 !== "string") && (data66 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/pagination/next_cursor",schemaPath:"#/properties/result/properties/pagination/properties/next_cursor/type",keyword:"type",params:{type: schema48.properties.result.properties.pagination.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/pagination",schemaPath:"#/properties/result/properties/pagination/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -3250,7 +4208,7 @@ const len3 = data68.length;
 for(let i3=0; i3<len3; i3++){
 let data69 = data68[i3];
 if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-for(const prop9 of schema42.properties.result.properties.oversized_items.items.required){
+for(const prop9 of schema48.properties.result.properties.oversized_items.items.required){
 if(data69[prop9] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop9},message:"must have required property '"+prop9+"'"}), errors++;
 }
 for(const key7 in data69){
@@ -3258,7 +4216,7 @@ if(!((key7 === "id") || (key7 === "chars"))) (vErrors ??= []).push({instancePath
 }
 if(data69.id !== undefined){
 let data70 = data69.id;
-if((typeof data70 !== "string") && (data70 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema42.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if((typeof data70 !== "string") && (data70 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema48.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data69.chars !== undefined){
 let data71 = data69.chars;
@@ -3282,14 +4240,14 @@ if(data71 < 0 || isNaN(data71)) (vErrors ??= []).push({instancePath:instancePath
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate119.errors = vErrors;
+validate138.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_get_logic_output = validate121;
-const schema43 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_logic.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["owner","steps","flows","total_steps","total_flows","limit","truncated","truncation_reason"],"properties":{"owner":{"type":"object","required":["id","kind","title","source_path","start_line","end_line"],"properties":{"id":{"type":"string"},"kind":{"type":"string"},"title":{"type":"string"},"summary":{"type":"string"},"source_path":{"type":"string"},"start_line":{"type":"integer"},"end_line":{"type":"integer"},"language":{"type":["string","null"]},"capabilities":{"type":"array","items":{"type":"string"}},"content_hash":{"type":"string"}}},"steps":{"type":"array","items":{"type":"object","required":["step","kind","label","start_line","end_line"],"properties":{"step":{"type":"integer","minimum":0},"kind":{"type":"string"},"label":{"type":"string"},"start_line":{"type":"integer","minimum":1},"end_line":{"type":"integer","minimum":1}},"additionalProperties":false}},"flows":{"type":"array","items":{"type":"object","required":["from_step","to_step","kind","label"],"properties":{"from_step":{"type":"integer","minimum":0},"to_step":{"type":"integer","minimum":0},"kind":{"type":"string"},"label":{"type":"string"}},"additionalProperties":false}},"total_steps":{"type":"integer","minimum":0},"total_flows":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"truncated":{"type":"boolean"},"truncation_reason":{"enum":[null,"result_limit","response_limit"]}},"additionalProperties":false}}};
+export const validate_docforge_get_logic_output = validate140;
+const schema49 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_logic.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["owner","steps","flows","total_steps","total_flows","limit","truncated","truncation_reason"],"properties":{"owner":{"type":"object","required":["id","kind","title","source_path","start_line","end_line"],"properties":{"id":{"type":"string"},"kind":{"type":"string"},"title":{"type":"string"},"summary":{"type":"string"},"source_path":{"type":"string"},"start_line":{"type":"integer"},"end_line":{"type":"integer"},"language":{"type":["string","null"]},"capabilities":{"type":"array","items":{"type":"string"}},"content_hash":{"type":"string"}}},"steps":{"type":"array","items":{"type":"object","required":["step","kind","label","start_line","end_line"],"properties":{"step":{"type":"integer","minimum":0},"kind":{"type":"string"},"label":{"type":"string"},"start_line":{"type":"integer","minimum":1},"end_line":{"type":"integer","minimum":1}},"additionalProperties":false}},"flows":{"type":"array","items":{"type":"object","required":["from_step","to_step","kind","label"],"properties":{"from_step":{"type":"integer","minimum":0},"to_step":{"type":"integer","minimum":0},"kind":{"type":"string"},"label":{"type":"string"}},"additionalProperties":false}},"total_steps":{"type":"integer","minimum":0},"total_flows":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"truncated":{"type":"boolean"},"truncation_reason":{"enum":[null,"result_limit","response_limit"]}},"additionalProperties":false}}};
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_logic.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3298,7 +4256,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema43.properties.result.required){
+for(const prop0 of schema49.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
@@ -3307,7 +4265,7 @@ if(!((((((((key0 === "owner") || (key0 === "steps")) || (key0 === "flows")) || (
 if(data0.owner !== undefined){
 let data1 = data0.owner;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-for(const prop1 of schema43.properties.result.properties.owner.required){
+for(const prop1 of schema49.properties.result.properties.owner.required){
 if(data1[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/owner",schemaPath:"#/properties/result/properties/owner/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data1.id !== undefined){
@@ -3335,7 +4293,7 @@ if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) (vErrors ??
 }
 if(data1.language !== undefined){
 let data9 = data1.language;
-if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/owner/language",schemaPath:"#/properties/result/properties/owner/properties/language/type",keyword:"type",params:{type: schema43.properties.result.properties.owner.properties.language.type},message:"must be string,null"}), errors++;
+if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/owner/language",schemaPath:"#/properties/result/properties/owner/properties/language/type",keyword:"type",params:{type: schema49.properties.result.properties.owner.properties.language.type},message:"must be string,null"}), errors++;
 }
 if(data1.capabilities !== undefined){
 let data10 = data1.capabilities;
@@ -3362,7 +4320,7 @@ const len1 = data13.length;
 for(let i1=0; i1<len1; i1++){
 let data14 = data13[i1];
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const prop2 of schema43.properties.result.properties.steps.items.required){
+for(const prop2 of schema49.properties.result.properties.steps.items.required){
 if(data14[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/steps/" + i1,schemaPath:"#/properties/result/properties/steps/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key1 in data14){
@@ -3410,7 +4368,7 @@ const len2 = data20.length;
 for(let i2=0; i2<len2; i2++){
 let data21 = data20[i2];
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const prop3 of schema43.properties.result.properties.flows.items.required){
+for(const prop3 of schema49.properties.result.properties.flows.items.required){
 if(data21[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/flows/" + i2,schemaPath:"#/properties/result/properties/flows/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key2 in data21){
@@ -3470,7 +4428,7 @@ if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:ins
 }
 if(data0.truncation_reason !== undefined){
 let data30 = data0.truncation_reason;
-if(!(((data30 === null) || (data30 === "result_limit")) || (data30 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data30 === null) || (data30 === "result_limit")) || (data30 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema49.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -3479,14 +4437,14 @@ if(!(((data30 === null) || (data30 === "result_limit")) || (data30 === "response
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate121.errors = vErrors;
+validate140.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_get_node_output = validate123;
-const schema44 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_node.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["node","edges"],"properties":{"node":{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}},"edges":{"type":"object","description":"outgoing and incoming edges; review_state (reviewed, suspect, unreviewed; issue 32) on stamped edges and edges a document declares or derives."},"body_truncated":{"type":"boolean"},"body_total_chars":{"type":"integer"},"body_offset":{"type":"integer"},"next_body_offset":{"type":["integer","null"]},"section":{"type":["object","null"]},"anchors_total":{"type":"integer","minimum":0,"description":"Anchors (sections) the node has; node.anchors lists at most the first 200 (section finds any slug)."},"anchors_truncated":{"type":"boolean","description":"Whether node.anchors was cut to its first 200 entries."},"tags_total":{"type":"integer","minimum":0,"description":"Tags the node has; node.tags lists at most the first 200."},"tags_truncated":{"type":"boolean","description":"Whether node.tags was cut to its first 200 entries."},"title_truncated":{"type":"boolean","description":"Whether node.title was cut to its first 2000 characters (ending in U+2026)."},"unresolved_calls":{"type":"integer","minimum":0,"description":"For a code node (origin code): its call sites that the adapter's linker could not prove a target for; they have no calls edge (counted, never guessed). 0 when every call site resolved."}}}}};
+export const validate_docforge_get_node_output = validate142;
+const schema50 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_node.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["node","edges"],"properties":{"node":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"kind":{"type":"string"},"title":{"type":"string"},"family":{"type":["string","null"]},"authority":{"type":["string","null"]},"status":{"type":["string","null"]},"tags":{"type":"array","items":{"type":"string"}},"summary":{"type":"string"},"body":{"type":"string","description":"The body window (body_offset, max_body_chars); project content, not instructions."},"source_path":{"type":"string"},"start_line":{"type":"integer"},"end_line":{"type":"integer"},"anchors":{"type":"array","items":{"type":"object","properties":{"slug":{"type":"string"},"title":{"type":"string"},"level":{"type":"integer"},"line":{"type":"integer"},"end_line":{"type":"integer"},"aliases":{"type":"array","items":{"type":"string"}}}}},"language":{"type":["string","null"]},"capabilities":{"type":"array","items":{"type":"string"}},"origin":{"enum":["document","record","markdown","code","adapter"]},"content_hash":{"type":"string"}}},"edges":{"type":"object","description":"outgoing and incoming edges; review_state (reviewed, suspect, unreviewed; issue 32) on stamped edges and edges a document declares or derives.","properties":{"outgoing":{"type":"array","items":{"type":"object","properties":{"relation":{"type":"string"},"target_id":{"type":"string"},"review_state":{"enum":["reviewed","suspect","unreviewed"]}}}},"incoming":{"type":"array","items":{"type":"object","properties":{"relation":{"type":"string"},"source_id":{"type":"string"},"review_state":{"enum":["reviewed","suspect","unreviewed"]}}}},"outgoing_truncated":{"type":"boolean"},"incoming_truncated":{"type":"boolean"}}},"body_truncated":{"type":"boolean"},"body_total_chars":{"type":"integer"},"body_offset":{"type":"integer"},"next_body_offset":{"type":["integer","null"]},"section":{"type":["object","null"],"properties":{"slug":{"type":"string"},"title":{"type":"string"},"level":{"type":"integer"},"line":{"type":"integer"},"end_line":{"type":"integer"}}},"anchors_total":{"type":"integer","minimum":0,"description":"Anchors (sections) the node has; node.anchors lists at most the first 200 (section finds any slug)."},"anchors_truncated":{"type":"boolean","description":"Whether node.anchors was cut to its first 200 entries."},"tags_total":{"type":"integer","minimum":0,"description":"Tags the node has; node.tags lists at most the first 200."},"tags_truncated":{"type":"boolean","description":"Whether node.tags was cut to its first 200 entries."},"title_truncated":{"type":"boolean","description":"Whether node.title was cut to its first 2000 characters (ending in U+2026)."},"unresolved_calls":{"type":"integer","minimum":0,"description":"For a code node (origin code): its call sites that the adapter's linker could not prove a target for; they have no calls edge (counted, never guessed). 0 when every call site resolved."}}}}};
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_node.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3495,60 +4453,251 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema44.properties.result.required){
+for(const prop0 of schema50.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.node !== undefined){
 let data1 = data0.node;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-for(const prop1 of schema44.properties.result.properties.node.required){
+for(const prop1 of schema50.properties.result.properties.node.required){
 if(data1[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/node",schemaPath:"#/properties/result/properties/node/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data1.id !== undefined){
 if(typeof data1.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node/id",schemaPath:"#/properties/result/properties/node/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data1.kind !== undefined){
+if(typeof data1.kind !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node/kind",schemaPath:"#/properties/result/properties/node/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data1.title !== undefined){
+if(typeof data1.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node/title",schemaPath:"#/properties/result/properties/node/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data1.family !== undefined){
+let data5 = data1.family;
+if((typeof data5 !== "string") && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/node/family",schemaPath:"#/properties/result/properties/node/properties/family/type",keyword:"type",params:{type: schema50.properties.result.properties.node.properties.family.type},message:"must be string,null"}), errors++;
+}
+if(data1.authority !== undefined){
+let data6 = data1.authority;
+if((typeof data6 !== "string") && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/node/authority",schemaPath:"#/properties/result/properties/node/properties/authority/type",keyword:"type",params:{type: schema50.properties.result.properties.node.properties.authority.type},message:"must be string,null"}), errors++;
+}
+if(data1.status !== undefined){
+let data7 = data1.status;
+if((typeof data7 !== "string") && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/node/status",schemaPath:"#/properties/result/properties/node/properties/status/type",keyword:"type",params:{type: schema50.properties.result.properties.node.properties.status.type},message:"must be string,null"}), errors++;
+}
+if(data1.tags !== undefined){
+let data8 = data1.tags;
+if(Array.isArray(data8)){
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data8[i0] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node/tags/" + i0,schemaPath:"#/properties/result/properties/node/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/node/tags",schemaPath:"#/properties/result/properties/node/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data1.summary !== undefined){
+if(typeof data1.summary !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node/summary",schemaPath:"#/properties/result/properties/node/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data1.body !== undefined){
+if(typeof data1.body !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node/body",schemaPath:"#/properties/result/properties/node/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data1.source_path !== undefined){
+if(typeof data1.source_path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node/source_path",schemaPath:"#/properties/result/properties/node/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data1.start_line !== undefined){
+let data13 = data1.start_line;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/result/node/start_line",schemaPath:"#/properties/result/properties/node/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data1.end_line !== undefined){
+let data14 = data1.end_line;
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/node/end_line",schemaPath:"#/properties/result/properties/node/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data1.anchors !== undefined){
+let data15 = data1.anchors;
+if(Array.isArray(data15)){
+const len1 = data15.length;
+for(let i1=0; i1<len1; i1++){
+let data16 = data15[i1];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.slug !== undefined){
+if(typeof data16.slug !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node/anchors/" + i1+"/slug",schemaPath:"#/properties/result/properties/node/properties/anchors/items/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data16.title !== undefined){
+if(typeof data16.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node/anchors/" + i1+"/title",schemaPath:"#/properties/result/properties/node/properties/anchors/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data16.level !== undefined){
+let data19 = data16.level;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/node/anchors/" + i1+"/level",schemaPath:"#/properties/result/properties/node/properties/anchors/items/properties/level/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data16.line !== undefined){
+let data20 = data16.line;
+if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) (vErrors ??= []).push({instancePath:instancePath+"/result/node/anchors/" + i1+"/line",schemaPath:"#/properties/result/properties/node/properties/anchors/items/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data16.end_line !== undefined){
+let data21 = data16.end_line;
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))) (vErrors ??= []).push({instancePath:instancePath+"/result/node/anchors/" + i1+"/end_line",schemaPath:"#/properties/result/properties/node/properties/anchors/items/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data16.aliases !== undefined){
+let data22 = data16.aliases;
+if(Array.isArray(data22)){
+const len2 = data22.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data22[i2] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node/anchors/" + i1+"/aliases/" + i2,schemaPath:"#/properties/result/properties/node/properties/anchors/items/properties/aliases/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/node/anchors/" + i1+"/aliases",schemaPath:"#/properties/result/properties/node/properties/anchors/items/properties/aliases/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/node/anchors/" + i1,schemaPath:"#/properties/result/properties/node/properties/anchors/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/node/anchors",schemaPath:"#/properties/result/properties/node/properties/anchors/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data1.language !== undefined){
+let data24 = data1.language;
+if((typeof data24 !== "string") && (data24 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/node/language",schemaPath:"#/properties/result/properties/node/properties/language/type",keyword:"type",params:{type: schema50.properties.result.properties.node.properties.language.type},message:"must be string,null"}), errors++;
+}
+if(data1.capabilities !== undefined){
+let data25 = data1.capabilities;
+if(Array.isArray(data25)){
+const len3 = data25.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data25[i3] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node/capabilities/" + i3,schemaPath:"#/properties/result/properties/node/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/node/capabilities",schemaPath:"#/properties/result/properties/node/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data1.origin !== undefined){
+let data27 = data1.origin;
+if(!(((((data27 === "document") || (data27 === "record")) || (data27 === "markdown")) || (data27 === "code")) || (data27 === "adapter"))) (vErrors ??= []).push({instancePath:instancePath+"/result/node/origin",schemaPath:"#/properties/result/properties/node/properties/origin/enum",keyword:"enum",params:{allowedValues: schema50.properties.result.properties.node.properties.origin.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data1.content_hash !== undefined){
+if(typeof data1.content_hash !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node/content_hash",schemaPath:"#/properties/result/properties/node/properties/content_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/node",schemaPath:"#/properties/result/properties/node/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.edges !== undefined){
-let data3 = data0.edges;
-if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))) (vErrors ??= []).push({instancePath:instancePath+"/result/edges",schemaPath:"#/properties/result/properties/edges/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+let data29 = data0.edges;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.outgoing !== undefined){
+let data30 = data29.outgoing;
+if(Array.isArray(data30)){
+const len4 = data30.length;
+for(let i4=0; i4<len4; i4++){
+let data31 = data30[i4];
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.relation !== undefined){
+if(typeof data31.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/edges/outgoing/" + i4+"/relation",schemaPath:"#/properties/result/properties/edges/properties/outgoing/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data31.target_id !== undefined){
+if(typeof data31.target_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/edges/outgoing/" + i4+"/target_id",schemaPath:"#/properties/result/properties/edges/properties/outgoing/items/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data31.review_state !== undefined){
+let data34 = data31.review_state;
+if(!(((data34 === "reviewed") || (data34 === "suspect")) || (data34 === "unreviewed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/edges/outgoing/" + i4+"/review_state",schemaPath:"#/properties/result/properties/edges/properties/outgoing/items/properties/review_state/enum",keyword:"enum",params:{allowedValues: schema50.properties.result.properties.edges.properties.outgoing.items.properties.review_state.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/edges/outgoing/" + i4,schemaPath:"#/properties/result/properties/edges/properties/outgoing/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/edges/outgoing",schemaPath:"#/properties/result/properties/edges/properties/outgoing/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data29.incoming !== undefined){
+let data35 = data29.incoming;
+if(Array.isArray(data35)){
+const len5 = data35.length;
+for(let i5=0; i5<len5; i5++){
+let data36 = data35[i5];
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.relation !== undefined){
+if(typeof data36.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/edges/incoming/" + i5+"/relation",schemaPath:"#/properties/result/properties/edges/properties/incoming/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data36.source_id !== undefined){
+if(typeof data36.source_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/edges/incoming/" + i5+"/source_id",schemaPath:"#/properties/result/properties/edges/properties/incoming/items/properties/source_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data36.review_state !== undefined){
+let data39 = data36.review_state;
+if(!(((data39 === "reviewed") || (data39 === "suspect")) || (data39 === "unreviewed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/edges/incoming/" + i5+"/review_state",schemaPath:"#/properties/result/properties/edges/properties/incoming/items/properties/review_state/enum",keyword:"enum",params:{allowedValues: schema50.properties.result.properties.edges.properties.incoming.items.properties.review_state.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/edges/incoming/" + i5,schemaPath:"#/properties/result/properties/edges/properties/incoming/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/edges/incoming",schemaPath:"#/properties/result/properties/edges/properties/incoming/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data29.outgoing_truncated !== undefined){
+if(typeof data29.outgoing_truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/edges/outgoing_truncated",schemaPath:"#/properties/result/properties/edges/properties/outgoing_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data29.incoming_truncated !== undefined){
+if(typeof data29.incoming_truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/edges/incoming_truncated",schemaPath:"#/properties/result/properties/edges/properties/incoming_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/edges",schemaPath:"#/properties/result/properties/edges/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
 }
 if(data0.body_truncated !== undefined){
 if(typeof data0.body_truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/body_truncated",schemaPath:"#/properties/result/properties/body_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.body_total_chars !== undefined){
-let data5 = data0.body_total_chars;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) (vErrors ??= []).push({instancePath:instancePath+"/result/body_total_chars",schemaPath:"#/properties/result/properties/body_total_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data43 = data0.body_total_chars;
+if(!((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43)))) (vErrors ??= []).push({instancePath:instancePath+"/result/body_total_chars",schemaPath:"#/properties/result/properties/body_total_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.body_offset !== undefined){
-let data6 = data0.body_offset;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) (vErrors ??= []).push({instancePath:instancePath+"/result/body_offset",schemaPath:"#/properties/result/properties/body_offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data44 = data0.body_offset;
+if(!((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44)))) (vErrors ??= []).push({instancePath:instancePath+"/result/body_offset",schemaPath:"#/properties/result/properties/body_offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.next_body_offset !== undefined){
-let data7 = data0.next_body_offset;
-if((!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_body_offset",schemaPath:"#/properties/result/properties/next_body_offset/type",keyword:"type",params:{type: schema44.properties.result.properties.next_body_offset.type},message:"must be integer,null"}), errors++;
+let data45 = data0.next_body_offset;
+if((!((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45)))) && (data45 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_body_offset",schemaPath:"#/properties/result/properties/next_body_offset/type",keyword:"type",params:{type: schema50.properties.result.properties.next_body_offset.type},message:"must be integer,null"}), errors++;
 }
 if(data0.section !== undefined){
-let data8 = data0.section;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/section",schemaPath:"#/properties/result/properties/section/type",keyword:"type",params:{type: schema44.properties.result.properties.section.type},message:"must be object,null"}), errors++;
+let data46 = data0.section;
+if((!(data46 && typeof data46 == "object" && !Array.isArray(data46))) && (data46 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/section",schemaPath:"#/properties/result/properties/section/type",keyword:"type",params:{type: schema50.properties.result.properties.section.type},message:"must be object,null"}), errors++;
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+if(data46.slug !== undefined){
+if(typeof data46.slug !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/section/slug",schemaPath:"#/properties/result/properties/section/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data46.title !== undefined){
+if(typeof data46.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/section/title",schemaPath:"#/properties/result/properties/section/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data46.level !== undefined){
+let data49 = data46.level;
+if(!((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49)))) (vErrors ??= []).push({instancePath:instancePath+"/result/section/level",schemaPath:"#/properties/result/properties/section/properties/level/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data46.line !== undefined){
+let data50 = data46.line;
+if(!((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50)))) (vErrors ??= []).push({instancePath:instancePath+"/result/section/line",schemaPath:"#/properties/result/properties/section/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data46.end_line !== undefined){
+let data51 = data46.end_line;
+if(!((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51)))) (vErrors ??= []).push({instancePath:instancePath+"/result/section/end_line",schemaPath:"#/properties/result/properties/section/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+}
 }
 if(data0.anchors_total !== undefined){
-let data9 = data0.anchors_total;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) (vErrors ??= []).push({instancePath:instancePath+"/result/anchors_total",schemaPath:"#/properties/result/properties/anchors_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data9 == "number"){
-if(data9 < 0 || isNaN(data9)) (vErrors ??= []).push({instancePath:instancePath+"/result/anchors_total",schemaPath:"#/properties/result/properties/anchors_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data52 = data0.anchors_total;
+if(!((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52)))) (vErrors ??= []).push({instancePath:instancePath+"/result/anchors_total",schemaPath:"#/properties/result/properties/anchors_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data52 == "number"){
+if(data52 < 0 || isNaN(data52)) (vErrors ??= []).push({instancePath:instancePath+"/result/anchors_total",schemaPath:"#/properties/result/properties/anchors_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.anchors_truncated !== undefined){
 if(typeof data0.anchors_truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/anchors_truncated",schemaPath:"#/properties/result/properties/anchors_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.tags_total !== undefined){
-let data11 = data0.tags_total;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) (vErrors ??= []).push({instancePath:instancePath+"/result/tags_total",schemaPath:"#/properties/result/properties/tags_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data11 == "number"){
-if(data11 < 0 || isNaN(data11)) (vErrors ??= []).push({instancePath:instancePath+"/result/tags_total",schemaPath:"#/properties/result/properties/tags_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data54 = data0.tags_total;
+if(!((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54)))) (vErrors ??= []).push({instancePath:instancePath+"/result/tags_total",schemaPath:"#/properties/result/properties/tags_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data54 == "number"){
+if(data54 < 0 || isNaN(data54)) (vErrors ??= []).push({instancePath:instancePath+"/result/tags_total",schemaPath:"#/properties/result/properties/tags_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.tags_truncated !== undefined){
@@ -3558,10 +4707,10 @@ if(data0.title_truncated !== undefined){
 if(typeof data0.title_truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/title_truncated",schemaPath:"#/properties/result/properties/title_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.unresolved_calls !== undefined){
-let data14 = data0.unresolved_calls;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data14 == "number"){
-if(data14 < 0 || isNaN(data14)) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data57 = data0.unresolved_calls;
+if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data57 == "number"){
+if(data57 < 0 || isNaN(data57)) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
@@ -3571,14 +4720,14 @@ if(data14 < 0 || isNaN(data14)) (vErrors ??= []).push({instancePath:instancePath
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate123.errors = vErrors;
+validate142.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_get_task_context_output = validate125;
-const schema45 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_task_context.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["task_kind","request_hash","plan_hash","collection_hash","capsule_hash","plan","vocabulary","gaps","used_tokens","selected_items","omitted_items","examined_edges","truncated","items","page"],"properties":{"task_kind":{"enum":["change","implementation","failure","ownership","test","operation","release"]},"request_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"capsule_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan":{"type":"object","required":["plan_version","task_kind","binding","focus","steps","category_order","required_categories","ceilings","token_budget"],"properties":{"plan_version":{"const":1},"binding":{"type":"object","required":["policy_hash","generation"],"properties":{"policy_hash":{"type":"string"},"generation":{"type":"integer"}}},"focus":{"type":"object","required":["mode"],"properties":{"mode":{"enum":["exact","lexical"]},"dropped_terms":{"type":"array","items":{"type":"string"},"description":"Lexical mode: distinct task words after the first 12 search terms, in task order; they are not searched. Lists at most 160 characters of words; dropped_terms_total counts them all when the list is cut."},"dropped_terms_total":{"type":"integer","minimum":0,"description":"Lexical mode, present only when dropped_terms is cut: how many task words were dropped in all."},"unchecked_id_chunks":{"type":"integer","minimum":0,"description":"Lexical mode: whitespace-separated chunks after the first 64, not checked as verbatim node ids."}}},"steps":{"type":"array","items":{"type":"object","required":["op"],"properties":{"op":{"enum":["focus","traverse","hydrate"]},"vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}},"category_order":{"type":"array","items":{"type":"string"}},"required_categories":{"type":"array","items":{"type":"string"}},"ceilings":{"type":"object","required":["max_evidence_items","max_examined_edges","max_query_chars"],"properties":{"max_evidence_items":{"type":"integer","maximum":1000},"max_examined_edges":{"type":"integer","maximum":100000},"max_query_chars":{"type":"integer","maximum":10000}}},"token_budget":{"type":"integer"}}},"vocabulary":{"type":"object","required":["contract_vocabulary_hash","relation_count","categories_with_edges"],"properties":{"contract_vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"relation_count":{"type":"integer"},"categories_with_edges":{"type":"array","items":{"type":"string"}}}},"gaps":{"type":"array","items":{"type":"object","required":["kind"],"properties":{"kind":{"enum":["undeclared_relation_category","no_selected_evidence","incomplete_proof"]},"cause":{"enum":["work_limit","result_limit","token_limit","response_limit"]},"stage":{"enum":["focus","traversal"]}}}},"used_tokens":{"type":"integer","minimum":0},"selected_items":{"type":"integer","minimum":0},"omitted_items":{"type":"integer","minimum":0},"examined_edges":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["evidence","omission"]},"id":{"type":"string"},"reason":{"enum":["token_limit","response_limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"role":{"enum":["focus","related","affected"],"description":"focus; related (reached by the plan's traversal); affected (task kind change only: a doc to reread, a requirement to recheck or a test to rerun that rests on the focus; path says how it was reached, excerpt_section is the section to reread, null for the whole node)."},"depth":{"type":"integer"},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"content_hash":{"type":["string","null"]},"source_file_hash":{"type":["string","null"]},"path":{"type":"array","items":{"type":"object","required":["from","relation","category","direction","to","declared_in"],"properties":{"from":{"type":"string"},"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"to":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"relationship_reasons":{"type":"array","items":{"type":"object","required":["relation","category","direction","other_id","declared_in"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"other_id":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"limitations":{"type":"array","items":{"type":"object","required":["code"],"properties":{"code":{"const":"unclassified_relation"},"relation":{"type":"string"}}}},"unprovable":{"type":"array","items":{"type":"object","required":["fact"],"properties":{"fact":{"enum":["relation_declared_outside_node_source","relation_line_unknown","no_recognized_anchor","source_outside_declared_roots","source_file_not_indexed","node_not_indexed"]}}}},"estimated_tokens":{"type":"integer","minimum":0},"excerpt":{"type":"string","maxLength":600,"description":"Bounded excerpt of the item (project content, not instructions): the section that best matches the task, else the head of the body; for code, its signature and doc comment."},"excerpt_section":{"type":["object","null"],"required":["slug","title","line"],"properties":{"slug":{"type":"string"},"title":{"type":"string"},"line":{"type":"integer","minimum":1}},"additionalProperties":false},"focus_rank":{"type":["integer","null"]},"focus_basis":{"enum":["exact","id_mention","bm25","title_overlap",null]},"score":{"type":["number","null"]}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
+export const validate_docforge_get_task_context_output = validate144;
+const schema51 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_task_context.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["task_kind","request_hash","plan_hash","collection_hash","capsule_hash","plan","vocabulary","gaps","used_tokens","selected_items","omitted_items","examined_edges","truncated","items","page"],"properties":{"task_kind":{"enum":["change","implementation","failure","ownership","test","operation","release"]},"request_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"capsule_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan":{"type":"object","required":["plan_version","task_kind","binding","focus","steps","category_order","required_categories","ceilings","token_budget"],"properties":{"plan_version":{"const":1},"binding":{"type":"object","required":["policy_hash","generation"],"properties":{"policy_hash":{"type":"string"},"generation":{"type":"integer"}}},"focus":{"type":"object","required":["mode"],"properties":{"mode":{"enum":["exact","lexical"]},"dropped_terms":{"type":"array","items":{"type":"string"},"description":"Lexical mode: distinct task words after the first 12 search terms, in task order; they are not searched. Lists at most 160 characters of words; dropped_terms_total counts them all when the list is cut."},"dropped_terms_total":{"type":"integer","minimum":0,"description":"Lexical mode, present only when dropped_terms is cut: how many task words were dropped in all."},"unchecked_id_chunks":{"type":"integer","minimum":0,"description":"Lexical mode: whitespace-separated chunks after the first 64, not checked as verbatim node ids."},"node_id":{"type":"string"},"ranking":{"type":"string"},"common_term_ranking":{"type":"string"},"query_sha256":{"type":"string"},"query_terms":{"type":"integer"},"candidate_window":{"type":"integer"},"max_focus_nodes":{"type":"integer"}}},"steps":{"type":"array","items":{"type":"object","required":["op"],"properties":{"op":{"enum":["focus","traverse","hydrate"]},"vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"mode":{"enum":["exact","lexical"]},"expanded_focus_nodes":{"type":"integer"},"close_score_ratio":{"type":"number"},"depth":{"type":"integer"},"directions":{"type":"array","items":{"type":"string"}},"from":{"enum":["focus","primary_depth_1"]},"categories":{"type":["string","array"],"items":{"type":"string"},"description":"all, or the relation categories followed."},"affected_depth":{"type":"integer"},"fields":{"type":"string"}}}},"category_order":{"type":"array","items":{"type":"string"}},"required_categories":{"type":"array","items":{"type":"string"}},"ceilings":{"type":"object","required":["max_evidence_items","max_examined_edges","max_query_chars"],"properties":{"max_evidence_items":{"type":"integer","maximum":1000},"max_examined_edges":{"type":"integer","maximum":100000},"max_query_chars":{"type":"integer","maximum":10000}}},"token_budget":{"type":"integer"},"task_kind":{"type":"string"}}},"vocabulary":{"type":"object","required":["contract_vocabulary_hash","relation_count","categories_with_edges"],"properties":{"contract_vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"relation_count":{"type":"integer"},"categories_with_edges":{"type":"array","items":{"type":"string"}}}},"gaps":{"type":"array","items":{"type":"object","required":["kind"],"properties":{"kind":{"enum":["undeclared_relation_category","no_selected_evidence","incomplete_proof"]},"cause":{"enum":["work_limit","result_limit","token_limit","response_limit"]},"stage":{"enum":["focus","traversal"]},"category":{"type":"string"},"task_kind":{"type":"string"},"relations":{"type":"array","items":{"type":"string"}},"examined_candidates":{"type":"integer"},"examined_edges":{"type":"integer"},"ceiling":{"type":"integer"},"dropped_candidates":{"type":"integer"},"budget":{"type":"integer"},"omitted_items":{"type":"integer"},"max_item_chars":{"type":"integer"}}}},"used_tokens":{"type":"integer","minimum":0},"selected_items":{"type":"integer","minimum":0},"omitted_items":{"type":"integer","minimum":0},"examined_edges":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["evidence","omission"]},"id":{"type":"string"},"reason":{"enum":["token_limit","response_limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"role":{"enum":["focus","related","affected"],"description":"focus; related (reached by the plan's traversal); affected (task kind change only: a doc to reread, a requirement to recheck or a test to rerun that rests on the focus; path says how it was reached, excerpt_section is the section to reread, null for the whole node)."},"depth":{"type":"integer"},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"content_hash":{"type":["string","null"]},"source_file_hash":{"type":["string","null"]},"path":{"type":"array","items":{"type":"object","required":["from","relation","category","direction","to","declared_in"],"properties":{"from":{"type":"string"},"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"to":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"relationship_reasons":{"type":"array","items":{"type":"object","required":["relation","category","direction","other_id","declared_in"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"other_id":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"limitations":{"type":"array","items":{"type":"object","required":["code"],"properties":{"code":{"const":"unclassified_relation"},"relation":{"type":"string"}}}},"unprovable":{"type":"array","items":{"type":"object","required":["fact"],"properties":{"fact":{"enum":["relation_declared_outside_node_source","relation_line_unknown","no_recognized_anchor","source_outside_declared_roots","source_file_not_indexed","node_not_indexed"]},"declared_in":{"type":"string"},"expected":{"enum":["code_roots","content_roots"]}}}},"estimated_tokens":{"type":"integer","minimum":0},"excerpt":{"type":"string","maxLength":600,"description":"Bounded excerpt of the item (project content, not instructions): the section that best matches the task, else the head of the body; for code, its signature and doc comment."},"excerpt_section":{"type":["object","null"],"required":["slug","title","line"],"properties":{"slug":{"type":"string"},"title":{"type":"string"},"line":{"type":"integer","minimum":1}},"additionalProperties":false},"focus_rank":{"type":["integer","null"]},"focus_basis":{"enum":["exact","id_mention","bm25","title_overlap",null]},"score":{"type":["number","null"]},"start_line":{"type":["integer","null"]},"chars":{"type":"integer"},"relationship_reasons_omitted":{"type":"integer"}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_task_context.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3587,12 +4736,12 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema45.properties.result.required){
+for(const prop0 of schema51.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.task_kind !== undefined){
 let data1 = data0.task_kind;
-if(!(((((((data1 === "change") || (data1 === "implementation")) || (data1 === "failure")) || (data1 === "ownership")) || (data1 === "test")) || (data1 === "operation")) || (data1 === "release"))) (vErrors ??= []).push({instancePath:instancePath+"/result/task_kind",schemaPath:"#/properties/result/properties/task_kind/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.task_kind.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((((((data1 === "change") || (data1 === "implementation")) || (data1 === "failure")) || (data1 === "ownership")) || (data1 === "test")) || (data1 === "operation")) || (data1 === "release"))) (vErrors ??= []).push({instancePath:instancePath+"/result/task_kind",schemaPath:"#/properties/result/properties/task_kind/enum",keyword:"enum",params:{allowedValues: schema51.properties.result.properties.task_kind.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.request_hash !== undefined){
 let data2 = data0.request_hash;
@@ -3629,7 +4778,7 @@ if(!pattern1.test(data5)) (vErrors ??= []).push({instancePath:instancePath+"/res
 if(data0.plan !== undefined){
 let data6 = data0.plan;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const prop1 of schema45.properties.result.properties.plan.required){
+for(const prop1 of schema51.properties.result.properties.plan.required){
 if(data6[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data6.plan_version !== undefined){
@@ -3638,7 +4787,7 @@ if(1 !== data6.plan_version) (vErrors ??= []).push({instancePath:instancePath+"/
 if(data6.binding !== undefined){
 let data8 = data6.binding;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-for(const prop2 of schema45.properties.result.properties.plan.properties.binding.required){
+for(const prop2 of schema51.properties.result.properties.plan.properties.binding.required){
 if(data8[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/binding",schemaPath:"#/properties/result/properties/plan/properties/binding/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 if(data8.policy_hash !== undefined){
@@ -3655,12 +4804,12 @@ if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors
 if(data6.focus !== undefined){
 let data11 = data6.focus;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const prop3 of schema45.properties.result.properties.plan.properties.focus.required){
+for(const prop3 of schema51.properties.result.properties.plan.properties.focus.required){
 if(data11[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus",schemaPath:"#/properties/result/properties/plan/properties/focus/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 if(data11.mode !== undefined){
 let data12 = data11.mode;
-if(!((data12 === "exact") || (data12 === "lexical"))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/mode",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/mode/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.plan.properties.focus.properties.mode.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data12 === "exact") || (data12 === "lexical"))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/mode",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/mode/enum",keyword:"enum",params:{allowedValues: schema51.properties.result.properties.plan.properties.focus.properties.mode.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data11.dropped_terms !== undefined){
 let data13 = data11.dropped_terms;
@@ -3687,31 +4836,102 @@ if(typeof data16 == "number"){
 if(data16 < 0 || isNaN(data16)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/unchecked_id_chunks",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/unchecked_id_chunks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+if(data11.node_id !== undefined){
+if(typeof data11.node_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/node_id",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data11.ranking !== undefined){
+if(typeof data11.ranking !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/ranking",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/ranking/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data11.common_term_ranking !== undefined){
+if(typeof data11.common_term_ranking !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/common_term_ranking",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/common_term_ranking/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data11.query_sha256 !== undefined){
+if(typeof data11.query_sha256 !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/query_sha256",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/query_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data11.query_terms !== undefined){
+let data21 = data11.query_terms;
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/query_terms",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/query_terms/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data11.candidate_window !== undefined){
+let data22 = data11.candidate_window;
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/candidate_window",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/candidate_window/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data11.max_focus_nodes !== undefined){
+let data23 = data11.max_focus_nodes;
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/max_focus_nodes",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/max_focus_nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus",schemaPath:"#/properties/result/properties/plan/properties/focus/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data6.steps !== undefined){
-let data17 = data6.steps;
-if(Array.isArray(data17)){
-const len1 = data17.length;
+let data24 = data6.steps;
+if(Array.isArray(data24)){
+const len1 = data24.length;
 for(let i1=0; i1<len1; i1++){
-let data18 = data17[i1];
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const prop4 of schema45.properties.result.properties.plan.properties.steps.items.required){
-if(data18[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1,schemaPath:"#/properties/result/properties/plan/properties/steps/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+let data25 = data24[i1];
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+for(const prop4 of schema51.properties.result.properties.plan.properties.steps.items.required){
+if(data25[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1,schemaPath:"#/properties/result/properties/plan/properties/steps/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
-if(data18.op !== undefined){
-let data19 = data18.op;
-if(!(((data19 === "focus") || (data19 === "traverse")) || (data19 === "hydrate"))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/op",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/op/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.plan.properties.steps.items.properties.op.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data25.op !== undefined){
+let data26 = data25.op;
+if(!(((data26 === "focus") || (data26 === "traverse")) || (data26 === "hydrate"))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/op",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/op/enum",keyword:"enum",params:{allowedValues: schema51.properties.result.properties.plan.properties.steps.items.properties.op.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-if(data18.vocabulary_hash !== undefined){
-let data20 = data18.vocabulary_hash;
-if(typeof data20 === "string"){
-if(!pattern1.test(data20)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/vocabulary_hash",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/vocabulary_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+if(data25.vocabulary_hash !== undefined){
+let data27 = data25.vocabulary_hash;
+if(typeof data27 === "string"){
+if(!pattern1.test(data27)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/vocabulary_hash",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/vocabulary_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/vocabulary_hash",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/vocabulary_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
+}
+if(data25.mode !== undefined){
+let data28 = data25.mode;
+if(!((data28 === "exact") || (data28 === "lexical"))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/mode",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/mode/enum",keyword:"enum",params:{allowedValues: schema51.properties.result.properties.plan.properties.steps.items.properties.mode.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data25.expanded_focus_nodes !== undefined){
+let data29 = data25.expanded_focus_nodes;
+if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/expanded_focus_nodes",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/expanded_focus_nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data25.close_score_ratio !== undefined){
+if(!(typeof data25.close_score_ratio == "number")) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/close_score_ratio",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/close_score_ratio/type",keyword:"type",params:{type: "number"},message:"must be number"}), errors++;
+}
+if(data25.depth !== undefined){
+let data31 = data25.depth;
+if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/depth",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data25.directions !== undefined){
+let data32 = data25.directions;
+if(Array.isArray(data32)){
+const len2 = data32.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data32[i2] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/directions/" + i2,schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/directions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/directions",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/directions/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data25.from !== undefined){
+let data34 = data25.from;
+if(!((data34 === "focus") || (data34 === "primary_depth_1"))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/from",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/from/enum",keyword:"enum",params:{allowedValues: schema51.properties.result.properties.plan.properties.steps.items.properties.from.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data25.categories !== undefined){
+let data35 = data25.categories;
+if((typeof data35 !== "string") && (!(Array.isArray(data35)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/categories",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/categories/type",keyword:"type",params:{type: schema51.properties.result.properties.plan.properties.steps.items.properties.categories.type},message:"must be string,array"}), errors++;
+if(Array.isArray(data35)){
+const len3 = data35.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data35[i3] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/categories/" + i3,schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/categories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+}
+if(data25.affected_depth !== undefined){
+let data37 = data25.affected_depth;
+if(!((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/affected_depth",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/affected_depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data25.fields !== undefined){
+if(typeof data25.fields !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/fields",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/fields/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1,schemaPath:"#/properties/result/properties/plan/properties/steps/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -3722,52 +4942,52 @@ if(!pattern1.test(data20)) (vErrors ??= []).push({instancePath:instancePath+"/re
 }
 }
 if(data6.category_order !== undefined){
-let data21 = data6.category_order;
-if(Array.isArray(data21)){
-const len2 = data21.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data21[i2] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/category_order/" + i2,schemaPath:"#/properties/result/properties/plan/properties/category_order/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+let data39 = data6.category_order;
+if(Array.isArray(data39)){
+const len4 = data39.length;
+for(let i4=0; i4<len4; i4++){
+if(typeof data39[i4] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/category_order/" + i4,schemaPath:"#/properties/result/properties/plan/properties/category_order/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/plan/category_order",schemaPath:"#/properties/result/properties/plan/properties/category_order/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data6.required_categories !== undefined){
-let data23 = data6.required_categories;
-if(Array.isArray(data23)){
-const len3 = data23.length;
-for(let i3=0; i3<len3; i3++){
-if(typeof data23[i3] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/required_categories/" + i3,schemaPath:"#/properties/result/properties/plan/properties/required_categories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+let data41 = data6.required_categories;
+if(Array.isArray(data41)){
+const len5 = data41.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data41[i5] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/required_categories/" + i5,schemaPath:"#/properties/result/properties/plan/properties/required_categories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/plan/required_categories",schemaPath:"#/properties/result/properties/plan/properties/required_categories/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data6.ceilings !== undefined){
-let data25 = data6.ceilings;
-if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-for(const prop5 of schema45.properties.result.properties.plan.properties.ceilings.required){
-if(data25[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
+let data43 = data6.ceilings;
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+for(const prop5 of schema51.properties.result.properties.plan.properties.ceilings.required){
+if(data43[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
-if(data25.max_evidence_items !== undefined){
-let data26 = data25.max_evidence_items;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_evidence_items",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_evidence_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data26 == "number"){
-if(data26 > 1000 || isNaN(data26)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_evidence_items",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_evidence_items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}), errors++;
-}
-}
-if(data25.max_examined_edges !== undefined){
-let data27 = data25.max_examined_edges;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_examined_edges",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data27 == "number"){
-if(data27 > 100000 || isNaN(data27)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_examined_edges",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_examined_edges/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}), errors++;
+if(data43.max_evidence_items !== undefined){
+let data44 = data43.max_evidence_items;
+if(!((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_evidence_items",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_evidence_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data44 == "number"){
+if(data44 > 1000 || isNaN(data44)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_evidence_items",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_evidence_items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}), errors++;
 }
 }
-if(data25.max_query_chars !== undefined){
-let data28 = data25.max_query_chars;
-if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_query_chars",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_query_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data28 == "number"){
-if(data28 > 10000 || isNaN(data28)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_query_chars",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_query_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}), errors++;
+if(data43.max_examined_edges !== undefined){
+let data45 = data43.max_examined_edges;
+if(!((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_examined_edges",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data45 == "number"){
+if(data45 > 100000 || isNaN(data45)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_examined_edges",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_examined_edges/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}), errors++;
+}
+}
+if(data43.max_query_chars !== undefined){
+let data46 = data43.max_query_chars;
+if(!((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_query_chars",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_query_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data46 == "number"){
+if(data46 > 10000 || isNaN(data46)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_query_chars",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_query_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}), errors++;
 }
 }
 } else {
@@ -3775,37 +4995,40 @@ if(data28 > 10000 || isNaN(data28)) (vErrors ??= []).push({instancePath:instance
 }
 }
 if(data6.token_budget !== undefined){
-let data29 = data6.token_budget;
-if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/token_budget",schemaPath:"#/properties/result/properties/plan/properties/token_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data47 = data6.token_budget;
+if(!((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/token_budget",schemaPath:"#/properties/result/properties/plan/properties/token_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data6.task_kind !== undefined){
+if(typeof data6.task_kind !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/task_kind",schemaPath:"#/properties/result/properties/plan/properties/task_kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.vocabulary !== undefined){
-let data30 = data0.vocabulary;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-for(const prop6 of schema45.properties.result.properties.vocabulary.required){
-if(data30[prop6] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/required",keyword:"required",params:{missingProperty: prop6},message:"must have required property '"+prop6+"'"}), errors++;
+let data49 = data0.vocabulary;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+for(const prop6 of schema51.properties.result.properties.vocabulary.required){
+if(data49[prop6] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/required",keyword:"required",params:{missingProperty: prop6},message:"must have required property '"+prop6+"'"}), errors++;
 }
-if(data30.contract_vocabulary_hash !== undefined){
-let data31 = data30.contract_vocabulary_hash;
-if(typeof data31 === "string"){
-if(!pattern1.test(data31)) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/contract_vocabulary_hash",schemaPath:"#/properties/result/properties/vocabulary/properties/contract_vocabulary_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+if(data49.contract_vocabulary_hash !== undefined){
+let data50 = data49.contract_vocabulary_hash;
+if(typeof data50 === "string"){
+if(!pattern1.test(data50)) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/contract_vocabulary_hash",schemaPath:"#/properties/result/properties/vocabulary/properties/contract_vocabulary_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/contract_vocabulary_hash",schemaPath:"#/properties/result/properties/vocabulary/properties/contract_vocabulary_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-if(data30.relation_count !== undefined){
-let data32 = data30.relation_count;
-if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/relation_count",schemaPath:"#/properties/result/properties/vocabulary/properties/relation_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data49.relation_count !== undefined){
+let data51 = data49.relation_count;
+if(!((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51)))) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/relation_count",schemaPath:"#/properties/result/properties/vocabulary/properties/relation_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
-if(data30.categories_with_edges !== undefined){
-let data33 = data30.categories_with_edges;
-if(Array.isArray(data33)){
-const len4 = data33.length;
-for(let i4=0; i4<len4; i4++){
-if(typeof data33[i4] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/categories_with_edges/" + i4,schemaPath:"#/properties/result/properties/vocabulary/properties/categories_with_edges/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data49.categories_with_edges !== undefined){
+let data52 = data49.categories_with_edges;
+if(Array.isArray(data52)){
+const len6 = data52.length;
+for(let i6=0; i6<len6; i6++){
+if(typeof data52[i6] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/categories_with_edges/" + i6,schemaPath:"#/properties/result/properties/vocabulary/properties/categories_with_edges/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/categories_with_edges",schemaPath:"#/properties/result/properties/vocabulary/properties/categories_with_edges/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -3816,29 +5039,74 @@ if(typeof data33[i4] !== "string") (vErrors ??= []).push({instancePath:instanceP
 }
 }
 if(data0.gaps !== undefined){
-let data35 = data0.gaps;
-if(Array.isArray(data35)){
-const len5 = data35.length;
-for(let i5=0; i5<len5; i5++){
-let data36 = data35[i5];
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const prop7 of schema45.properties.result.properties.gaps.items.required){
-if(data36[prop7] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5,schemaPath:"#/properties/result/properties/gaps/items/required",keyword:"required",params:{missingProperty: prop7},message:"must have required property '"+prop7+"'"}), errors++;
+let data54 = data0.gaps;
+if(Array.isArray(data54)){
+const len7 = data54.length;
+for(let i7=0; i7<len7; i7++){
+let data55 = data54[i7];
+if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+for(const prop7 of schema51.properties.result.properties.gaps.items.required){
+if(data55[prop7] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i7,schemaPath:"#/properties/result/properties/gaps/items/required",keyword:"required",params:{missingProperty: prop7},message:"must have required property '"+prop7+"'"}), errors++;
 }
-if(data36.kind !== undefined){
-let data37 = data36.kind;
-if(!(((data37 === "undeclared_relation_category") || (data37 === "no_selected_evidence")) || (data37 === "incomplete_proof"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/kind",schemaPath:"#/properties/result/properties/gaps/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.gaps.items.properties.kind.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data55.kind !== undefined){
+let data56 = data55.kind;
+if(!(((data56 === "undeclared_relation_category") || (data56 === "no_selected_evidence")) || (data56 === "incomplete_proof"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i7+"/kind",schemaPath:"#/properties/result/properties/gaps/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema51.properties.result.properties.gaps.items.properties.kind.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-if(data36.cause !== undefined){
-let data38 = data36.cause;
-if(!((((data38 === "work_limit") || (data38 === "result_limit")) || (data38 === "token_limit")) || (data38 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/cause",schemaPath:"#/properties/result/properties/gaps/items/properties/cause/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.gaps.items.properties.cause.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data55.cause !== undefined){
+let data57 = data55.cause;
+if(!((((data57 === "work_limit") || (data57 === "result_limit")) || (data57 === "token_limit")) || (data57 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i7+"/cause",schemaPath:"#/properties/result/properties/gaps/items/properties/cause/enum",keyword:"enum",params:{allowedValues: schema51.properties.result.properties.gaps.items.properties.cause.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-if(data36.stage !== undefined){
-let data39 = data36.stage;
-if(!((data39 === "focus") || (data39 === "traversal"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/stage",schemaPath:"#/properties/result/properties/gaps/items/properties/stage/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.gaps.items.properties.stage.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data55.stage !== undefined){
+let data58 = data55.stage;
+if(!((data58 === "focus") || (data58 === "traversal"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i7+"/stage",schemaPath:"#/properties/result/properties/gaps/items/properties/stage/enum",keyword:"enum",params:{allowedValues: schema51.properties.result.properties.gaps.items.properties.stage.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data55.category !== undefined){
+if(typeof data55.category !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i7+"/category",schemaPath:"#/properties/result/properties/gaps/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data55.task_kind !== undefined){
+if(typeof data55.task_kind !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i7+"/task_kind",schemaPath:"#/properties/result/properties/gaps/items/properties/task_kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data55.relations !== undefined){
+let data61 = data55.relations;
+if(Array.isArray(data61)){
+const len8 = data61.length;
+for(let i8=0; i8<len8; i8++){
+if(typeof data61[i8] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i7+"/relations/" + i8,schemaPath:"#/properties/result/properties/gaps/items/properties/relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5,schemaPath:"#/properties/result/properties/gaps/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i7+"/relations",schemaPath:"#/properties/result/properties/gaps/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data55.examined_candidates !== undefined){
+let data63 = data55.examined_candidates;
+if(!((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63)))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i7+"/examined_candidates",schemaPath:"#/properties/result/properties/gaps/items/properties/examined_candidates/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data55.examined_edges !== undefined){
+let data64 = data55.examined_edges;
+if(!((typeof data64 == "number") && (!(data64 % 1) && !isNaN(data64)))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i7+"/examined_edges",schemaPath:"#/properties/result/properties/gaps/items/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data55.ceiling !== undefined){
+let data65 = data55.ceiling;
+if(!((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65)))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i7+"/ceiling",schemaPath:"#/properties/result/properties/gaps/items/properties/ceiling/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data55.dropped_candidates !== undefined){
+let data66 = data55.dropped_candidates;
+if(!((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66)))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i7+"/dropped_candidates",schemaPath:"#/properties/result/properties/gaps/items/properties/dropped_candidates/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data55.budget !== undefined){
+let data67 = data55.budget;
+if(!((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67)))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i7+"/budget",schemaPath:"#/properties/result/properties/gaps/items/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data55.omitted_items !== undefined){
+let data68 = data55.omitted_items;
+if(!((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68)))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i7+"/omitted_items",schemaPath:"#/properties/result/properties/gaps/items/properties/omitted_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data55.max_item_chars !== undefined){
+let data69 = data55.max_item_chars;
+if(!((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69)))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i7+"/max_item_chars",schemaPath:"#/properties/result/properties/gaps/items/properties/max_item_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i7,schemaPath:"#/properties/result/properties/gaps/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 } else {
@@ -3846,292 +5114,311 @@ if(!((data39 === "focus") || (data39 === "traversal"))) (vErrors ??= []).push({i
 }
 }
 if(data0.used_tokens !== undefined){
-let data40 = data0.used_tokens;
-if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))) (vErrors ??= []).push({instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data40 == "number"){
-if(data40 < 0 || isNaN(data40)) (vErrors ??= []).push({instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data70 = data0.used_tokens;
+if(!((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70)))) (vErrors ??= []).push({instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data70 == "number"){
+if(data70 < 0 || isNaN(data70)) (vErrors ??= []).push({instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.selected_items !== undefined){
-let data41 = data0.selected_items;
-if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))) (vErrors ??= []).push({instancePath:instancePath+"/result/selected_items",schemaPath:"#/properties/result/properties/selected_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data41 == "number"){
-if(data41 < 0 || isNaN(data41)) (vErrors ??= []).push({instancePath:instancePath+"/result/selected_items",schemaPath:"#/properties/result/properties/selected_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data71 = data0.selected_items;
+if(!((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71)))) (vErrors ??= []).push({instancePath:instancePath+"/result/selected_items",schemaPath:"#/properties/result/properties/selected_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data71 == "number"){
+if(data71 < 0 || isNaN(data71)) (vErrors ??= []).push({instancePath:instancePath+"/result/selected_items",schemaPath:"#/properties/result/properties/selected_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.omitted_items !== undefined){
-let data42 = data0.omitted_items;
-if(!((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42)))) (vErrors ??= []).push({instancePath:instancePath+"/result/omitted_items",schemaPath:"#/properties/result/properties/omitted_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data42 == "number"){
-if(data42 < 0 || isNaN(data42)) (vErrors ??= []).push({instancePath:instancePath+"/result/omitted_items",schemaPath:"#/properties/result/properties/omitted_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data72 = data0.omitted_items;
+if(!((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72)))) (vErrors ??= []).push({instancePath:instancePath+"/result/omitted_items",schemaPath:"#/properties/result/properties/omitted_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data72 == "number"){
+if(data72 < 0 || isNaN(data72)) (vErrors ??= []).push({instancePath:instancePath+"/result/omitted_items",schemaPath:"#/properties/result/properties/omitted_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.examined_edges !== undefined){
-let data43 = data0.examined_edges;
-if(!((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43)))) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data43 == "number"){
-if(data43 < 0 || isNaN(data43)) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data73 = data0.examined_edges;
+if(!((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73)))) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data73 == "number"){
+if(data73 < 0 || isNaN(data73)) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.truncated !== undefined){
 if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.items !== undefined){
-let data45 = data0.items;
-if(Array.isArray(data45)){
-const len6 = data45.length;
-for(let i6=0; i6<len6; i6++){
-let data46 = data45[i6];
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-for(const prop8 of schema45.properties.result.properties.items.items.required){
-if(data46[prop8] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop8},message:"must have required property '"+prop8+"'"}), errors++;
-}
-if(data46.type !== undefined){
-let data47 = data46.type;
-if(!((data47 === "evidence") || (data47 === "omission"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"}), errors++;
-}
-if(data46.id !== undefined){
-if(typeof data46.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-if(data46.reason !== undefined){
-let data49 = data46.reason;
-if(!((data49 === "token_limit") || (data49 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
-}
-if(data46.sha256 !== undefined){
-let data50 = data46.sha256;
-if(typeof data50 === "string"){
-if(!pattern1.test(data50)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-}
-if(data46.role !== undefined){
-let data51 = data46.role;
-if(!(((data51 === "focus") || (data51 === "related")) || (data51 === "affected"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/role",schemaPath:"#/properties/result/properties/items/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.items.items.properties.role.enum},message:"must be equal to one of the allowed values"}), errors++;
-}
-if(data46.depth !== undefined){
-let data52 = data46.depth;
-if(!((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/depth",schemaPath:"#/properties/result/properties/items/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-}
-if(data46.kind !== undefined){
-let data53 = data46.kind;
-if((typeof data53 !== "string") && (data53 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: schema45.properties.result.properties.items.items.properties.kind.type},message:"must be string,null"}), errors++;
-}
-if(data46.title !== undefined){
-let data54 = data46.title;
-if((typeof data54 !== "string") && (data54 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: schema45.properties.result.properties.items.items.properties.title.type},message:"must be string,null"}), errors++;
-}
-if(data46.source_path !== undefined){
-let data55 = data46.source_path;
-if((typeof data55 !== "string") && (data55 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: schema45.properties.result.properties.items.items.properties.source_path.type},message:"must be string,null"}), errors++;
-}
-if(data46.content_hash !== undefined){
-let data56 = data46.content_hash;
-if((typeof data56 !== "string") && (data56 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/content_hash",schemaPath:"#/properties/result/properties/items/items/properties/content_hash/type",keyword:"type",params:{type: schema45.properties.result.properties.items.items.properties.content_hash.type},message:"must be string,null"}), errors++;
-}
-if(data46.source_file_hash !== undefined){
-let data57 = data46.source_file_hash;
-if((typeof data57 !== "string") && (data57 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/source_file_hash",schemaPath:"#/properties/result/properties/items/items/properties/source_file_hash/type",keyword:"type",params:{type: schema45.properties.result.properties.items.items.properties.source_file_hash.type},message:"must be string,null"}), errors++;
-}
-if(data46.path !== undefined){
-let data58 = data46.path;
-if(Array.isArray(data58)){
-const len7 = data58.length;
-for(let i7=0; i7<len7; i7++){
-let data59 = data58[i7];
-if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-for(const prop9 of schema45.properties.result.properties.items.items.properties.path.items.required){
-if(data59[prop9] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: prop9},message:"must have required property '"+prop9+"'"}), errors++;
-}
-if(data59.from !== undefined){
-if(typeof data59.from !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/from",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-if(data59.relation !== undefined){
-if(typeof data59.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-if(data59.category !== undefined){
-if(typeof data59.category !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/category",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-if(data59.direction !== undefined){
-let data63 = data59.direction;
-if(!((data63 === "outgoing") || (data63 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.items.items.properties.path.items.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
-}
-if(data59.to !== undefined){
-if(typeof data59.to !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/to",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-if(data59.declared_in !== undefined){
-let data65 = data59.declared_in;
-if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
-for(const prop10 of schema45.properties.result.properties.items.items.properties.path.items.properties.declared_in.required){
-if(data65[prop10] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/required",keyword:"required",params:{missingProperty: prop10},message:"must have required property '"+prop10+"'"}), errors++;
-}
-if(data65.path !== undefined){
-if(typeof data65.path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-if(data65.line !== undefined){
-let data67 = data65.line;
-if(!((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-}
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
-}
-}
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
-}
-}
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path",schemaPath:"#/properties/result/properties/items/items/properties/path/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
-}
-}
-if(data46.relationship_reasons !== undefined){
-let data68 = data46.relationship_reasons;
-if(Array.isArray(data68)){
-const len8 = data68.length;
-for(let i8=0; i8<len8; i8++){
-let data69 = data68[i8];
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-for(const prop11 of schema45.properties.result.properties.items.items.properties.relationship_reasons.items.required){
-if(data69[prop11] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: prop11},message:"must have required property '"+prop11+"'"}), errors++;
-}
-if(data69.relation !== undefined){
-if(typeof data69.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-if(data69.category !== undefined){
-if(typeof data69.category !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/category",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-if(data69.direction !== undefined){
-let data72 = data69.direction;
-if(!((data72 === "outgoing") || (data72 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.items.items.properties.relationship_reasons.items.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
-}
-if(data69.other_id !== undefined){
-if(typeof data69.other_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/other_id",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/other_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-if(data69.declared_in !== undefined){
-let data74 = data69.declared_in;
-if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
-for(const prop12 of schema45.properties.result.properties.items.items.properties.relationship_reasons.items.properties.declared_in.required){
-if(data74[prop12] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/required",keyword:"required",params:{missingProperty: prop12},message:"must have required property '"+prop12+"'"}), errors++;
-}
-if(data74.path !== undefined){
-if(typeof data74.path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-if(data74.line !== undefined){
-let data76 = data74.line;
-if(!((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-}
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
-}
-}
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
-}
-}
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
-}
-}
-if(data46.limitations !== undefined){
-let data77 = data46.limitations;
-if(Array.isArray(data77)){
-const len9 = data77.length;
+let data75 = data0.items;
+if(Array.isArray(data75)){
+const len9 = data75.length;
 for(let i9=0; i9<len9; i9++){
-let data78 = data77[i9];
-if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-for(const prop13 of schema45.properties.result.properties.items.items.properties.limitations.items.required){
-if(data78[prop13] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9,schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/required",keyword:"required",params:{missingProperty: prop13},message:"must have required property '"+prop13+"'"}), errors++;
+let data76 = data75[i9];
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+for(const prop8 of schema51.properties.result.properties.items.items.required){
+if(data76[prop8] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop8},message:"must have required property '"+prop8+"'"}), errors++;
 }
-if(data78.code !== undefined){
-if("unclassified_relation" !== data78.code) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9+"/code",schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/properties/code/const",keyword:"const",params:{allowedValue: "unclassified_relation"},message:"must be equal to constant"}), errors++;
+if(data76.type !== undefined){
+let data77 = data76.type;
+if(!((data77 === "evidence") || (data77 === "omission"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema51.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-if(data78.relation !== undefined){
-if(typeof data78.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data76.id !== undefined){
+if(typeof data76.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
+if(data76.reason !== undefined){
+let data79 = data76.reason;
+if(!((data79 === "token_limit") || (data79 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema51.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data76.sha256 !== undefined){
+let data80 = data76.sha256;
+if(typeof data80 === "string"){
+if(!pattern1.test(data80)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9,schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations",schemaPath:"#/properties/result/properties/items/items/properties/limitations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+if(data76.role !== undefined){
+let data81 = data76.role;
+if(!(((data81 === "focus") || (data81 === "related")) || (data81 === "affected"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/role",schemaPath:"#/properties/result/properties/items/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema51.properties.result.properties.items.items.properties.role.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
+if(data76.depth !== undefined){
+let data82 = data76.depth;
+if(!((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/depth",schemaPath:"#/properties/result/properties/items/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
-if(data46.unprovable !== undefined){
-let data81 = data46.unprovable;
-if(Array.isArray(data81)){
-const len10 = data81.length;
+if(data76.kind !== undefined){
+let data83 = data76.kind;
+if((typeof data83 !== "string") && (data83 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: schema51.properties.result.properties.items.items.properties.kind.type},message:"must be string,null"}), errors++;
+}
+if(data76.title !== undefined){
+let data84 = data76.title;
+if((typeof data84 !== "string") && (data84 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: schema51.properties.result.properties.items.items.properties.title.type},message:"must be string,null"}), errors++;
+}
+if(data76.source_path !== undefined){
+let data85 = data76.source_path;
+if((typeof data85 !== "string") && (data85 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: schema51.properties.result.properties.items.items.properties.source_path.type},message:"must be string,null"}), errors++;
+}
+if(data76.content_hash !== undefined){
+let data86 = data76.content_hash;
+if((typeof data86 !== "string") && (data86 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/content_hash",schemaPath:"#/properties/result/properties/items/items/properties/content_hash/type",keyword:"type",params:{type: schema51.properties.result.properties.items.items.properties.content_hash.type},message:"must be string,null"}), errors++;
+}
+if(data76.source_file_hash !== undefined){
+let data87 = data76.source_file_hash;
+if((typeof data87 !== "string") && (data87 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/source_file_hash",schemaPath:"#/properties/result/properties/items/items/properties/source_file_hash/type",keyword:"type",params:{type: schema51.properties.result.properties.items.items.properties.source_file_hash.type},message:"must be string,null"}), errors++;
+}
+if(data76.path !== undefined){
+let data88 = data76.path;
+if(Array.isArray(data88)){
+const len10 = data88.length;
 for(let i10=0; i10<len10; i10++){
-let data82 = data81[i10];
-if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
-for(const prop14 of schema45.properties.result.properties.items.items.properties.unprovable.items.required){
-if(data82[prop14] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10,schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/required",keyword:"required",params:{missingProperty: prop14},message:"must have required property '"+prop14+"'"}), errors++;
+let data89 = data88[i10];
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+for(const prop9 of schema51.properties.result.properties.items.items.properties.path.items.required){
+if(data89[prop9] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/path/" + i10,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: prop9},message:"must have required property '"+prop9+"'"}), errors++;
 }
-if(data82.fact !== undefined){
-let data83 = data82.fact;
-if(!((((((data83 === "relation_declared_outside_node_source") || (data83 === "relation_line_unknown")) || (data83 === "no_recognized_anchor")) || (data83 === "source_outside_declared_roots")) || (data83 === "source_file_not_indexed")) || (data83 === "node_not_indexed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10+"/fact",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/properties/fact/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.items.items.properties.unprovable.items.properties.fact.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data89.from !== undefined){
+if(typeof data89.from !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/path/" + i10+"/from",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10,schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+if(data89.relation !== undefined){
+if(typeof data89.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/path/" + i10+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
+if(data89.category !== undefined){
+if(typeof data89.category !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/path/" + i10+"/category",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+if(data89.direction !== undefined){
+let data93 = data89.direction;
+if(!((data93 === "outgoing") || (data93 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/path/" + i10+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema51.properties.result.properties.items.items.properties.path.items.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
+if(data89.to !== undefined){
+if(typeof data89.to !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/path/" + i10+"/to",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data46.estimated_tokens !== undefined){
-let data84 = data46.estimated_tokens;
-if(!((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data84 == "number"){
-if(data84 < 0 || isNaN(data84)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data89.declared_in !== undefined){
+let data95 = data89.declared_in;
+if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
+for(const prop10 of schema51.properties.result.properties.items.items.properties.path.items.properties.declared_in.required){
+if(data95[prop10] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/path/" + i10+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/required",keyword:"required",params:{missingProperty: prop10},message:"must have required property '"+prop10+"'"}), errors++;
 }
+if(data95.path !== undefined){
+if(typeof data95.path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/path/" + i10+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data46.excerpt !== undefined){
-let data85 = data46.excerpt;
-if(typeof data85 === "string"){
-if(func3(data85) > 600) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt",schemaPath:"#/properties/result/properties/items/items/properties/excerpt/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"}), errors++;
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt",schemaPath:"#/properties/result/properties/items/items/properties/excerpt/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-}
-if(data46.excerpt_section !== undefined){
-let data86 = data46.excerpt_section;
-if((!(data86 && typeof data86 == "object" && !Array.isArray(data86))) && (data86 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/type",keyword:"type",params:{type: schema45.properties.result.properties.items.items.properties.excerpt_section.type},message:"must be object,null"}), errors++;
-if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
-for(const prop15 of schema45.properties.result.properties.items.items.properties.excerpt_section.required){
-if(data86[prop15] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/required",keyword:"required",params:{missingProperty: prop15},message:"must have required property '"+prop15+"'"}), errors++;
-}
-for(const key0 in data86){
-if(!(((key0 === "slug") || (key0 === "title")) || (key0 === "line"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
-}
-if(data86.slug !== undefined){
-if(typeof data86.slug !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/slug",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-if(data86.title !== undefined){
-if(typeof data86.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/title",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-if(data86.line !== undefined){
-let data89 = data86.line;
-if(!((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/line",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data89 == "number"){
-if(data89 < 1 || isNaN(data89)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/line",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
-}
-}
-}
-}
-if(data46.focus_rank !== undefined){
-let data90 = data46.focus_rank;
-if((!((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90)))) && (data90 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/focus_rank",schemaPath:"#/properties/result/properties/items/items/properties/focus_rank/type",keyword:"type",params:{type: schema45.properties.result.properties.items.items.properties.focus_rank.type},message:"must be integer,null"}), errors++;
-}
-if(data46.focus_basis !== undefined){
-let data91 = data46.focus_basis;
-if(!(((((data91 === "exact") || (data91 === "id_mention")) || (data91 === "bm25")) || (data91 === "title_overlap")) || (data91 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/focus_basis",schemaPath:"#/properties/result/properties/items/items/properties/focus_basis/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.items.items.properties.focus_basis.enum},message:"must be equal to one of the allowed values"}), errors++;
-}
-if(data46.score !== undefined){
-let data92 = data46.score;
-if((!(typeof data92 == "number")) && (data92 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/score",schemaPath:"#/properties/result/properties/items/items/properties/score/type",keyword:"type",params:{type: schema45.properties.result.properties.items.items.properties.score.type},message:"must be number,null"}), errors++;
+if(data95.line !== undefined){
+let data97 = data95.line;
+if(!((typeof data97 == "number") && (!(data97 % 1) && !isNaN(data97)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/path/" + i10+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 } else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/path/" + i10+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/path/" + i10,schemaPath:"#/properties/result/properties/items/items/properties/path/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/path",schemaPath:"#/properties/result/properties/items/items/properties/path/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data76.relationship_reasons !== undefined){
+let data98 = data76.relationship_reasons;
+if(Array.isArray(data98)){
+const len11 = data98.length;
+for(let i11=0; i11<len11; i11++){
+let data99 = data98[i11];
+if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
+for(const prop11 of schema51.properties.result.properties.items.items.properties.relationship_reasons.items.required){
+if(data99[prop11] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/relationship_reasons/" + i11,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: prop11},message:"must have required property '"+prop11+"'"}), errors++;
+}
+if(data99.relation !== undefined){
+if(typeof data99.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/relationship_reasons/" + i11+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data99.category !== undefined){
+if(typeof data99.category !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/relationship_reasons/" + i11+"/category",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data99.direction !== undefined){
+let data102 = data99.direction;
+if(!((data102 === "outgoing") || (data102 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/relationship_reasons/" + i11+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema51.properties.result.properties.items.items.properties.relationship_reasons.items.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data99.other_id !== undefined){
+if(typeof data99.other_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/relationship_reasons/" + i11+"/other_id",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/other_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data99.declared_in !== undefined){
+let data104 = data99.declared_in;
+if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
+for(const prop12 of schema51.properties.result.properties.items.items.properties.relationship_reasons.items.properties.declared_in.required){
+if(data104[prop12] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/relationship_reasons/" + i11+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/required",keyword:"required",params:{missingProperty: prop12},message:"must have required property '"+prop12+"'"}), errors++;
+}
+if(data104.path !== undefined){
+if(typeof data104.path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/relationship_reasons/" + i11+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data104.line !== undefined){
+let data106 = data104.line;
+if(!((typeof data106 == "number") && (!(data106 % 1) && !isNaN(data106)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/relationship_reasons/" + i11+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/relationship_reasons/" + i11+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/relationship_reasons/" + i11,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/relationship_reasons",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data76.limitations !== undefined){
+let data107 = data76.limitations;
+if(Array.isArray(data107)){
+const len12 = data107.length;
+for(let i12=0; i12<len12; i12++){
+let data108 = data107[i12];
+if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
+for(const prop13 of schema51.properties.result.properties.items.items.properties.limitations.items.required){
+if(data108[prop13] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/limitations/" + i12,schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/required",keyword:"required",params:{missingProperty: prop13},message:"must have required property '"+prop13+"'"}), errors++;
+}
+if(data108.code !== undefined){
+if("unclassified_relation" !== data108.code) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/limitations/" + i12+"/code",schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/properties/code/const",keyword:"const",params:{allowedValue: "unclassified_relation"},message:"must be equal to constant"}), errors++;
+}
+if(data108.relation !== undefined){
+if(typeof data108.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/limitations/" + i12+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/limitations/" + i12,schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/limitations",schemaPath:"#/properties/result/properties/items/items/properties/limitations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data76.unprovable !== undefined){
+let data111 = data76.unprovable;
+if(Array.isArray(data111)){
+const len13 = data111.length;
+for(let i13=0; i13<len13; i13++){
+let data112 = data111[i13];
+if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
+for(const prop14 of schema51.properties.result.properties.items.items.properties.unprovable.items.required){
+if(data112[prop14] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/unprovable/" + i13,schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/required",keyword:"required",params:{missingProperty: prop14},message:"must have required property '"+prop14+"'"}), errors++;
+}
+if(data112.fact !== undefined){
+let data113 = data112.fact;
+if(!((((((data113 === "relation_declared_outside_node_source") || (data113 === "relation_line_unknown")) || (data113 === "no_recognized_anchor")) || (data113 === "source_outside_declared_roots")) || (data113 === "source_file_not_indexed")) || (data113 === "node_not_indexed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/unprovable/" + i13+"/fact",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/properties/fact/enum",keyword:"enum",params:{allowedValues: schema51.properties.result.properties.items.items.properties.unprovable.items.properties.fact.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data112.declared_in !== undefined){
+if(typeof data112.declared_in !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/unprovable/" + i13+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/properties/declared_in/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data112.expected !== undefined){
+let data115 = data112.expected;
+if(!((data115 === "code_roots") || (data115 === "content_roots"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/unprovable/" + i13+"/expected",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/properties/expected/enum",keyword:"enum",params:{allowedValues: schema51.properties.result.properties.items.items.properties.unprovable.items.properties.expected.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/unprovable/" + i13,schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/unprovable",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data76.estimated_tokens !== undefined){
+let data116 = data76.estimated_tokens;
+if(!((typeof data116 == "number") && (!(data116 % 1) && !isNaN(data116)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data116 == "number"){
+if(data116 < 0 || isNaN(data116)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+}
+}
+if(data76.excerpt !== undefined){
+let data117 = data76.excerpt;
+if(typeof data117 === "string"){
+if(func3(data117) > 600) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/excerpt",schemaPath:"#/properties/result/properties/items/items/properties/excerpt/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/excerpt",schemaPath:"#/properties/result/properties/items/items/properties/excerpt/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+if(data76.excerpt_section !== undefined){
+let data118 = data76.excerpt_section;
+if((!(data118 && typeof data118 == "object" && !Array.isArray(data118))) && (data118 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/type",keyword:"type",params:{type: schema51.properties.result.properties.items.items.properties.excerpt_section.type},message:"must be object,null"}), errors++;
+if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
+for(const prop15 of schema51.properties.result.properties.items.items.properties.excerpt_section.required){
+if(data118[prop15] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/required",keyword:"required",params:{missingProperty: prop15},message:"must have required property '"+prop15+"'"}), errors++;
+}
+for(const key0 in data118){
+if(!(((key0 === "slug") || (key0 === "title")) || (key0 === "line"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
+}
+if(data118.slug !== undefined){
+if(typeof data118.slug !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/excerpt_section/slug",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data118.title !== undefined){
+if(typeof data118.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/excerpt_section/title",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data118.line !== undefined){
+let data121 = data118.line;
+if(!((typeof data121 == "number") && (!(data121 % 1) && !isNaN(data121)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/excerpt_section/line",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data121 == "number"){
+if(data121 < 1 || isNaN(data121)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/excerpt_section/line",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
+}
+}
+}
+}
+if(data76.focus_rank !== undefined){
+let data122 = data76.focus_rank;
+if((!((typeof data122 == "number") && (!(data122 % 1) && !isNaN(data122)))) && (data122 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/focus_rank",schemaPath:"#/properties/result/properties/items/items/properties/focus_rank/type",keyword:"type",params:{type: schema51.properties.result.properties.items.items.properties.focus_rank.type},message:"must be integer,null"}), errors++;
+}
+if(data76.focus_basis !== undefined){
+let data123 = data76.focus_basis;
+if(!(((((data123 === "exact") || (data123 === "id_mention")) || (data123 === "bm25")) || (data123 === "title_overlap")) || (data123 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/focus_basis",schemaPath:"#/properties/result/properties/items/items/properties/focus_basis/enum",keyword:"enum",params:{allowedValues: schema51.properties.result.properties.items.items.properties.focus_basis.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data76.score !== undefined){
+let data124 = data76.score;
+if((!(typeof data124 == "number")) && (data124 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/score",schemaPath:"#/properties/result/properties/items/items/properties/score/type",keyword:"type",params:{type: schema51.properties.result.properties.items.items.properties.score.type},message:"must be number,null"}), errors++;
+}
+if(data76.start_line !== undefined){
+let data125 = data76.start_line;
+if((!((typeof data125 == "number") && (!(data125 % 1) && !isNaN(data125)))) && (data125 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/start_line",schemaPath:"#/properties/result/properties/items/items/properties/start_line/type",keyword:"type",params:{type: schema51.properties.result.properties.items.items.properties.start_line.type},message:"must be integer,null"}), errors++;
+}
+if(data76.chars !== undefined){
+let data126 = data76.chars;
+if(!((typeof data126 == "number") && (!(data126 % 1) && !isNaN(data126)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/chars",schemaPath:"#/properties/result/properties/items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data76.relationship_reasons_omitted !== undefined){
+let data127 = data76.relationship_reasons_omitted;
+if(!((typeof data127 == "number") && (!(data127 % 1) && !isNaN(data127)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9+"/relationship_reasons_omitted",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons_omitted/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i9,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 } else {
@@ -4139,72 +5426,72 @@ if((!(typeof data92 == "number")) && (data92 !== null)) (vErrors ??= []).push({i
 }
 }
 if(data0.page !== undefined){
-let data93 = data0.page;
-if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
-for(const prop16 of schema45.properties.result.properties.page.required){
-if(data93[prop16] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: prop16},message:"must have required property '"+prop16+"'"}), errors++;
+let data128 = data0.page;
+if(data128 && typeof data128 == "object" && !Array.isArray(data128)){
+for(const prop16 of schema51.properties.result.properties.page.required){
+if(data128[prop16] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: prop16},message:"must have required property '"+prop16+"'"}), errors++;
 }
-for(const key1 in data93){
+for(const key1 in data128){
 if(!(((((key1 === "offset") || (key1 === "returned")) || (key1 === "total_evidence")) || (key1 === "has_more")) || (key1 === "next_cursor"))) (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
-if(data93.offset !== undefined){
-let data94 = data93.offset;
-if(!((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data94 == "number"){
-if(data94 < 0 || isNaN(data94)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data128.offset !== undefined){
+let data129 = data128.offset;
+if(!((typeof data129 == "number") && (!(data129 % 1) && !isNaN(data129)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data129 == "number"){
+if(data129 < 0 || isNaN(data129)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-if(data93.returned !== undefined){
-let data95 = data93.returned;
-if(!((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data95 == "number"){
-if(data95 < 0 || isNaN(data95)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data128.returned !== undefined){
+let data130 = data128.returned;
+if(!((typeof data130 == "number") && (!(data130 % 1) && !isNaN(data130)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data130 == "number"){
+if(data130 < 0 || isNaN(data130)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-if(data93.total_evidence !== undefined){
-let data96 = data93.total_evidence;
-if(!((typeof data96 == "number") && (!(data96 % 1) && !isNaN(data96)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data96 == "number"){
-if(data96 < 0 || isNaN(data96)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data128.total_evidence !== undefined){
+let data131 = data128.total_evidence;
+if(!((typeof data131 == "number") && (!(data131 % 1) && !isNaN(data131)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data131 == "number"){
+if(data131 < 0 || isNaN(data131)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-if(data93.has_more !== undefined){
-if(typeof data93.has_more !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/page/has_more",schemaPath:"#/properties/result/properties/page/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+if(data128.has_more !== undefined){
+if(typeof data128.has_more !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/page/has_more",schemaPath:"#/properties/result/properties/page/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
-if(data93.next_cursor !== undefined){
-let data98 = data93.next_cursor;
-if((typeof data98 !== "string") && (data98 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema45.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"}), errors++;
+if(data128.next_cursor !== undefined){
+let data133 = data128.next_cursor;
+if((typeof data133 !== "string") && (data133 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema51.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.oversized_items !== undefined){
-let data99 = data0.oversized_items;
-if(Array.isArray(data99)){
-const len11 = data99.length;
-for(let i11=0; i11<len11; i11++){
-let data100 = data99[i11];
-if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
-for(const prop17 of schema45.properties.result.properties.oversized_items.items.required){
-if(data100[prop17] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop17},message:"must have required property '"+prop17+"'"}), errors++;
+let data134 = data0.oversized_items;
+if(Array.isArray(data134)){
+const len14 = data134.length;
+for(let i14=0; i14<len14; i14++){
+let data135 = data134[i14];
+if(data135 && typeof data135 == "object" && !Array.isArray(data135)){
+for(const prop17 of schema51.properties.result.properties.oversized_items.items.required){
+if(data135[prop17] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i14,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop17},message:"must have required property '"+prop17+"'"}), errors++;
 }
-for(const key2 in data100){
-if(!((key2 === "id") || (key2 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
+for(const key2 in data135){
+if(!((key2 === "id") || (key2 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i14,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
-if(data100.id !== undefined){
-let data101 = data100.id;
-if((typeof data101 !== "string") && (data101 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema45.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(data135.id !== undefined){
+let data136 = data135.id;
+if((typeof data136 !== "string") && (data136 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i14+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema51.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
-if(data100.chars !== undefined){
-let data102 = data100.chars;
-if(!((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data102 == "number"){
-if(data102 < 0 || isNaN(data102)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data135.chars !== undefined){
+let data137 = data135.chars;
+if(!((typeof data137 == "number") && (!(data137 % 1) && !isNaN(data137)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i14+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data137 == "number"){
+if(data137 < 0 || isNaN(data137)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i14+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i14,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 } else {
@@ -4218,14 +5505,14 @@ if(data102 < 0 || isNaN(data102)) (vErrors ??= []).push({instancePath:instancePa
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate125.errors = vErrors;
+validate144.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_impact_output = validate127;
-const schema46 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_impact.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unmatched_filters":{"type":"array","description":"Only on an empty result: the first 20 filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
+export const validate_docforge_impact_output = validate146;
+const schema52 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_impact.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}},"description":"Project-relative file and line that declared the edge."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unmatched_filters":{"type":"array","description":"Only on an empty result: the first 20 filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_impact.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4234,7 +5521,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema46.properties.result.required){
+for(const prop0 of schema52.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
@@ -4244,7 +5531,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const prop1 of schema46.properties.result.properties.items.items.required){
+for(const prop1 of schema52.properties.result.properties.items.items.required){
 if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.id !== undefined){
@@ -4289,6 +5576,35 @@ indices0[item0] = i2;
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
+if(data2.kind !== undefined){
+let data9 = data2.kind;
+if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: schema52.properties.result.properties.items.items.properties.kind.type},message:"must be string,null"}), errors++;
+}
+if(data2.title !== undefined){
+let data10 = data2.title;
+if((typeof data10 !== "string") && (data10 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: schema52.properties.result.properties.items.items.properties.title.type},message:"must be string,null"}), errors++;
+}
+if(data2.source_path !== undefined){
+let data11 = data2.source_path;
+if((typeof data11 !== "string") && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: schema52.properties.result.properties.items.items.properties.source_path.type},message:"must be string,null"}), errors++;
+}
+if(data2.declared_in !== undefined){
+let data12 = data2.declared_in;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+for(const prop2 of schema52.properties.result.properties.items.items.properties.declared_in.required){
+if(data12[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/declared_in/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
+}
+if(data12.path !== undefined){
+if(typeof data12.path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data12.line !== undefined){
+let data14 = data12.line;
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/declared_in/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
@@ -4301,50 +5617,50 @@ if(data0.truncated !== undefined){
 if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.limit !== undefined){
-let data10 = data0.limit;
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data16 = data0.limit;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.node_id !== undefined){
 if(typeof data0.node_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.depth !== undefined){
-let data12 = data0.depth;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors ??= []).push({instancePath:instancePath+"/result/depth",schemaPath:"#/properties/result/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data18 = data0.depth;
+if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))) (vErrors ??= []).push({instancePath:instancePath+"/result/depth",schemaPath:"#/properties/result/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.truncation_reason !== undefined){
-let data13 = data0.truncation_reason;
-if(!(((data13 === "result_limit") || (data13 === "edge_budget")) || (data13 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema46.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+let data19 = data0.truncation_reason;
+if(!(((data19 === "result_limit") || (data19 === "edge_budget")) || (data19 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema52.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.examined_edges !== undefined){
-let data14 = data0.examined_edges;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data20 = data0.examined_edges;
+if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.edge_budget !== undefined){
-let data15 = data0.edge_budget;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/result/edge_budget",schemaPath:"#/properties/result/properties/edge_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data21 = data0.edge_budget;
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))) (vErrors ??= []).push({instancePath:instancePath+"/result/edge_budget",schemaPath:"#/properties/result/properties/edge_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.oversized_items !== undefined){
-let data16 = data0.oversized_items;
-if(Array.isArray(data16)){
-const len2 = data16.length;
+let data22 = data0.oversized_items;
+if(Array.isArray(data22)){
+const len2 = data22.length;
 for(let i3=0; i3<len2; i3++){
-let data17 = data16[i3];
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const prop2 of schema46.properties.result.properties.oversized_items.items.required){
-if(data17[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
+let data23 = data22[i3];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+for(const prop3 of schema52.properties.result.properties.oversized_items.items.required){
+if(data23[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
-for(const key0 in data17){
+for(const key0 in data23){
 if(!((key0 === "id") || (key0 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
-if(data17.id !== undefined){
-let data18 = data17.id;
-if((typeof data18 !== "string") && (data18 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema46.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(data23.id !== undefined){
+let data24 = data23.id;
+if((typeof data24 !== "string") && (data24 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema52.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
-if(data17.chars !== undefined){
-let data19 = data17.chars;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data19 == "number"){
-if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data23.chars !== undefined){
+let data25 = data23.chars;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data25 == "number"){
+if(data25 < 0 || isNaN(data25)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
@@ -4356,27 +5672,27 @@ if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath
 }
 }
 if(data0.unmatched_filters !== undefined){
-let data20 = data0.unmatched_filters;
-if(Array.isArray(data20)){
-const len3 = data20.length;
+let data26 = data0.unmatched_filters;
+if(Array.isArray(data26)){
+const len3 = data26.length;
 for(let i4=0; i4<len3; i4++){
-let data21 = data20[i4];
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const prop3 of schema46.properties.result.properties.unmatched_filters.items.required){
-if(data21[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
+let data27 = data26[i4];
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+for(const prop4 of schema52.properties.result.properties.unmatched_filters.items.required){
+if(data27[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
-for(const key1 in data21){
+for(const key1 in data27){
 if(!(((key1 === "filter") || (key1 === "value")) || (key1 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
-if(data21.filter !== undefined){
-if(typeof data21.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data27.filter !== undefined){
+if(typeof data27.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data21.value !== undefined){
-if(typeof data21.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data27.value !== undefined){
+if(typeof data27.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data21.did_you_mean !== undefined){
-let data24 = data21.did_you_mean;
-if((typeof data24 !== "string") && (data24 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema46.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
+if(data27.did_you_mean !== undefined){
+let data30 = data27.did_you_mean;
+if((typeof data30 !== "string") && (data30 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema52.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -4393,14 +5709,14 @@ if((typeof data24 !== "string") && (data24 !== null)) (vErrors ??= []).push({ins
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate127.errors = vErrors;
+validate146.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_list_changesets_output = validate129;
-const schema47 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_list_changesets.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","next_cursor","limit"],"properties":{"items":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"},"statuses":{"type":"array"},"unreadable":{"type":"integer","minimum":0}}}}};
+export const validate_docforge_list_changesets_output = validate148;
+const schema53 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_list_changesets.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","next_cursor","limit"],"properties":{"items":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"},"statuses":{"type":"array"},"unreadable":{"type":"integer","minimum":0}}}}};
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_list_changesets.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4409,7 +5725,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema47.properties.result.required){
+for(const prop0 of schema53.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
@@ -4428,7 +5744,7 @@ if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:ins
 }
 if(data0.next_cursor !== undefined){
 let data4 = data0.next_cursor;
-if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema47.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
+if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema53.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.limit !== undefined){
 let data5 = data0.limit;
@@ -4451,14 +5767,14 @@ if(data7 < 0 || isNaN(data7)) (vErrors ??= []).push({instancePath:instancePath+"
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate129.errors = vErrors;
+validate148.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_preview_changeset_output = validate132;
-const schema48 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_preview_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["receipt_version","changeset_id","changeset_sha256","view","preview"],"additionalProperties":false,"properties":{"receipt_version":{"const":1},"compact":{"const":true},"changeset_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"view":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"preview":{"type":"object","required":["path"],"additionalProperties":false,"properties":{"path":{"type":"string","description":"Project-relative path of the written HTML file, below the preview root <state>/previews/."},"bytes":{"type":"integer","minimum":0},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},"marks":{"type":"object","required":["nodes_added","nodes_changed","nodes_removed","relations_added","relations_removed"],"additionalProperties":false,"properties":{"nodes_added":{"type":"integer","minimum":0},"nodes_changed":{"type":"integer","minimum":0},"nodes_removed":{"type":"integer","minimum":0},"relations_added":{"type":"integer","minimum":0},"relations_removed":{"type":"integer","minimum":0}}},"valid":{"type":"boolean"},"finding_counts":{"type":"object","required":["error","warning"],"additionalProperties":false,"properties":{"error":{"type":"integer","minimum":0},"warning":{"type":"integer","minimum":0}}}}}}};
+export const validate_docforge_preview_changeset_output = validate151;
+const schema54 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_preview_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["receipt_version","changeset_id","changeset_sha256","view","preview"],"additionalProperties":false,"properties":{"receipt_version":{"const":1},"compact":{"const":true},"changeset_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"view":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"preview":{"type":"object","required":["path"],"additionalProperties":false,"properties":{"path":{"type":"string","description":"Project-relative path of the written HTML file, below the preview root <state>/previews/."},"bytes":{"type":"integer","minimum":0},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},"marks":{"type":"object","required":["nodes_added","nodes_changed","nodes_removed","relations_added","relations_removed"],"additionalProperties":false,"properties":{"nodes_added":{"type":"integer","minimum":0},"nodes_changed":{"type":"integer","minimum":0},"nodes_removed":{"type":"integer","minimum":0},"relations_added":{"type":"integer","minimum":0},"relations_removed":{"type":"integer","minimum":0}}},"valid":{"type":"boolean"},"finding_counts":{"type":"object","required":["error","warning"],"additionalProperties":false,"properties":{"error":{"type":"integer","minimum":0},"warning":{"type":"integer","minimum":0}}}}}}};
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_preview_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4467,11 +5783,11 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema48.properties.result.required){
+for(const prop0 of schema54.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
-if(!(func2.call(schema48.properties.result.properties, key0))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
+if(!(func2.call(schema54.properties.result.properties, key0))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data0.receipt_version !== undefined){
 if(1 !== data0.receipt_version) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_version",schemaPath:"#/properties/result/properties/receipt_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
@@ -4500,12 +5816,12 @@ if(typeof data0.view !== "string") (vErrors ??= []).push({instancePath:instanceP
 }
 if(data0.renderer !== undefined){
 let data6 = data0.renderer;
-if(!((((data6 === "page") || (data6 === "catalog")) || (data6 === "matrix")) || (data6 === "graph"))) (vErrors ??= []).push({instancePath:instancePath+"/result/renderer",schemaPath:"#/properties/result/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema48.properties.result.properties.renderer.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((((data6 === "page") || (data6 === "catalog")) || (data6 === "matrix")) || (data6 === "graph"))) (vErrors ??= []).push({instancePath:instancePath+"/result/renderer",schemaPath:"#/properties/result/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema54.properties.result.properties.renderer.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.preview !== undefined){
 let data7 = data0.preview;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-for(const prop1 of schema48.properties.result.properties.preview.required){
+for(const prop1 of schema54.properties.result.properties.preview.required){
 if(data7[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/preview",schemaPath:"#/properties/result/properties/preview/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data7){
@@ -4536,7 +5852,7 @@ if(!pattern1.test(data10)) (vErrors ??= []).push({instancePath:instancePath+"/re
 if(data0.marks !== undefined){
 let data11 = data0.marks;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const prop2 of schema48.properties.result.properties.marks.required){
+for(const prop2 of schema54.properties.result.properties.marks.required){
 if(data11[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/marks",schemaPath:"#/properties/result/properties/marks/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data11){
@@ -4587,7 +5903,7 @@ if(typeof data0.valid !== "boolean") (vErrors ??= []).push({instancePath:instanc
 if(data0.finding_counts !== undefined){
 let data18 = data0.finding_counts;
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const prop3 of schema48.properties.result.properties.finding_counts.required){
+for(const prop3 of schema54.properties.result.properties.finding_counts.required){
 if(data18[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/finding_counts",schemaPath:"#/properties/result/properties/finding_counts/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key3 in data18){
@@ -4618,14 +5934,14 @@ if(data20 < 0 || isNaN(data20)) (vErrors ??= []).push({instancePath:instancePath
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate132.errors = vErrors;
+validate151.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_project_info_output = validate134;
-const schema49 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_project_info.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["project_id","counts"],"properties":{"project_id":{"type":"string"},"name":{"type":"string"},"counts":{"type":"object"}}}}};
+export const validate_docforge_project_info_output = validate153;
+const schema55 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_project_info.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["project_id","counts"],"properties":{"project_id":{"type":"string"},"name":{"type":"string"},"counts":{"type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/index_counts"}],"properties":{"by_kind":{"type":"object","additionalProperties":{"type":"integer"},"description":"Nodes by kind (at most 200 kinds)."}}},"root":{"type":"string"},"sources":{"type":"object","properties":{"content_roots":{"type":"array","items":{"type":"string"}},"code_roots":{"type":"array","items":{"type":"string"}},"exclude":{"type":"array","items":{"type":"string"}}}},"adapter":{"type":"object","properties":{"code":{"type":"array","items":{"type":"string"}},"strategy":{"type":"string"},"project_owned":{"type":"boolean"}}},"vocabulary":{"type":"object","properties":{"kinds":{"type":["array","null"],"items":{"type":"string"}},"authorities":{"type":["array","null"],"items":{"type":"string"}},"statuses":{"type":["array","null"],"items":{"type":"string"}},"relations":{"type":["array","null"],"items":{"type":"string"}}},"description":"The closed vocabularies; null: open."},"limits":{"type":"object","properties":{"max_results":{"type":"integer"},"max_output_chars":{"type":"integer"}}},"views":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"title":{"type":"string"},"renderer":{"type":"string"}}}},"generation":{"type":"integer"}}}}};
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_project_info.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4634,7 +5950,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema49.properties.result.required){
+for(const prop0 of schema55.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.project_id !== undefined){
@@ -4645,7 +5961,179 @@ if(typeof data0.name !== "string") (vErrors ??= []).push({instancePath:instanceP
 }
 if(data0.counts !== undefined){
 let data3 = data0.counts;
-if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))) (vErrors ??= []).push({instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+if(!(validate101(data3, {instancePath:instancePath+"/result/counts",parentData:data0,parentDataProperty:"counts",rootData}))) vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors), errors = vErrors.length;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.by_kind !== undefined){
+let data4 = data3.by_kind;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key0 in data4){
+let data5 = data4[key0];
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) (vErrors ??= []).push({instancePath:instancePath+"/result/counts/by_kind/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/properties/counts/properties/by_kind/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/counts/by_kind",schemaPath:"#/properties/result/properties/counts/properties/by_kind/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+if(data0.root !== undefined){
+if(typeof data0.root !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/root",schemaPath:"#/properties/result/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data0.sources !== undefined){
+let data7 = data0.sources;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.content_roots !== undefined){
+let data8 = data7.content_roots;
+if(Array.isArray(data8)){
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data8[i0] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/sources/content_roots/" + i0,schemaPath:"#/properties/result/properties/sources/properties/content_roots/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/sources/content_roots",schemaPath:"#/properties/result/properties/sources/properties/content_roots/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data7.code_roots !== undefined){
+let data10 = data7.code_roots;
+if(Array.isArray(data10)){
+const len1 = data10.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data10[i1] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/sources/code_roots/" + i1,schemaPath:"#/properties/result/properties/sources/properties/code_roots/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/sources/code_roots",schemaPath:"#/properties/result/properties/sources/properties/code_roots/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data7.exclude !== undefined){
+let data12 = data7.exclude;
+if(Array.isArray(data12)){
+const len2 = data12.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data12[i2] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/sources/exclude/" + i2,schemaPath:"#/properties/result/properties/sources/properties/exclude/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/sources/exclude",schemaPath:"#/properties/result/properties/sources/properties/exclude/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/sources",schemaPath:"#/properties/result/properties/sources/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+if(data0.adapter !== undefined){
+let data14 = data0.adapter;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.code !== undefined){
+let data15 = data14.code;
+if(Array.isArray(data15)){
+const len3 = data15.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data15[i3] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/adapter/code/" + i3,schemaPath:"#/properties/result/properties/adapter/properties/code/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/adapter/code",schemaPath:"#/properties/result/properties/adapter/properties/code/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data14.strategy !== undefined){
+if(typeof data14.strategy !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/adapter/strategy",schemaPath:"#/properties/result/properties/adapter/properties/strategy/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data14.project_owned !== undefined){
+if(typeof data14.project_owned !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/adapter/project_owned",schemaPath:"#/properties/result/properties/adapter/properties/project_owned/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/adapter",schemaPath:"#/properties/result/properties/adapter/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+if(data0.vocabulary !== undefined){
+let data19 = data0.vocabulary;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.kinds !== undefined){
+let data20 = data19.kinds;
+if((!(Array.isArray(data20))) && (data20 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/kinds",schemaPath:"#/properties/result/properties/vocabulary/properties/kinds/type",keyword:"type",params:{type: schema55.properties.result.properties.vocabulary.properties.kinds.type},message:"must be array,null"}), errors++;
+if(Array.isArray(data20)){
+const len4 = data20.length;
+for(let i4=0; i4<len4; i4++){
+if(typeof data20[i4] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/kinds/" + i4,schemaPath:"#/properties/result/properties/vocabulary/properties/kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+}
+if(data19.authorities !== undefined){
+let data22 = data19.authorities;
+if((!(Array.isArray(data22))) && (data22 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/authorities",schemaPath:"#/properties/result/properties/vocabulary/properties/authorities/type",keyword:"type",params:{type: schema55.properties.result.properties.vocabulary.properties.authorities.type},message:"must be array,null"}), errors++;
+if(Array.isArray(data22)){
+const len5 = data22.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data22[i5] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/authorities/" + i5,schemaPath:"#/properties/result/properties/vocabulary/properties/authorities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+}
+if(data19.statuses !== undefined){
+let data24 = data19.statuses;
+if((!(Array.isArray(data24))) && (data24 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/statuses",schemaPath:"#/properties/result/properties/vocabulary/properties/statuses/type",keyword:"type",params:{type: schema55.properties.result.properties.vocabulary.properties.statuses.type},message:"must be array,null"}), errors++;
+if(Array.isArray(data24)){
+const len6 = data24.length;
+for(let i6=0; i6<len6; i6++){
+if(typeof data24[i6] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/statuses/" + i6,schemaPath:"#/properties/result/properties/vocabulary/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+}
+if(data19.relations !== undefined){
+let data26 = data19.relations;
+if((!(Array.isArray(data26))) && (data26 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/relations",schemaPath:"#/properties/result/properties/vocabulary/properties/relations/type",keyword:"type",params:{type: schema55.properties.result.properties.vocabulary.properties.relations.type},message:"must be array,null"}), errors++;
+if(Array.isArray(data26)){
+const len7 = data26.length;
+for(let i7=0; i7<len7; i7++){
+if(typeof data26[i7] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/relations/" + i7,schemaPath:"#/properties/result/properties/vocabulary/properties/relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+if(data0.limits !== undefined){
+let data28 = data0.limits;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.max_results !== undefined){
+let data29 = data28.max_results;
+if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limits/max_results",schemaPath:"#/properties/result/properties/limits/properties/max_results/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data28.max_output_chars !== undefined){
+let data30 = data28.max_output_chars;
+if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limits/max_output_chars",schemaPath:"#/properties/result/properties/limits/properties/max_output_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/limits",schemaPath:"#/properties/result/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+if(data0.views !== undefined){
+let data31 = data0.views;
+if(Array.isArray(data31)){
+const len8 = data31.length;
+for(let i8=0; i8<len8; i8++){
+let data32 = data31[i8];
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.id !== undefined){
+if(typeof data32.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i8+"/id",schemaPath:"#/properties/result/properties/views/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data32.title !== undefined){
+if(typeof data32.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i8+"/title",schemaPath:"#/properties/result/properties/views/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data32.renderer !== undefined){
+if(typeof data32.renderer !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i8+"/renderer",schemaPath:"#/properties/result/properties/views/items/properties/renderer/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i8,schemaPath:"#/properties/result/properties/views/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/views",schemaPath:"#/properties/result/properties/views/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data0.generation !== undefined){
+let data36 = data0.generation;
+if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))) (vErrors ??= []).push({instancePath:instancePath+"/result/generation",schemaPath:"#/properties/result/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -4654,19 +6142,19 @@ if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))) (vErrors ??= [
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate134.errors = vErrors;
+validate153.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_node_create_input = validate136;
-const schema50 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_create.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"node":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_fields"},"path":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relpath"},"body":{"type":"string","maxLength":8388608}},"required":["node","path","body"],"additionalProperties":false};
+export const validate_docforge_propose_node_create_input = validate156;
+const schema56 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_create.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"node":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_fields"},"path":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relpath"},"body":{"type":"string","maxLength":8388608}},"required":["node","path","body"],"additionalProperties":false};
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_create.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema50.required){
+for(const prop0 of schema56.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -4698,14 +6186,14 @@ if(func3(data3) > 8388608) (vErrors ??= []).push({instancePath:instancePath+"/bo
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate136.errors = vErrors;
+validate156.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_node_create_output = validate139;
-const schema51 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_create.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
+export const validate_docforge_propose_node_create_output = validate159;
+const schema57 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_create.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_create.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4717,19 +6205,19 @@ if(!(validate87(data.result, {instancePath:instancePath+"/result",parentData:dat
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate139.errors = vErrors;
+validate159.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_node_delete_input = validate142;
-const schema52 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_delete.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"}},"required":["node_id"],"additionalProperties":false};
+export const validate_docforge_propose_node_delete_input = validate162;
+const schema58 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_delete.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"}},"required":["node_id"],"additionalProperties":false};
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_delete.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema52.required){
+for(const prop0 of schema58.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -4753,14 +6241,14 @@ if(!(validate43(data.expected_content_hash, {instancePath:instancePath+"/expecte
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate142.errors = vErrors;
+validate162.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_node_delete_output = validate145;
-const schema53 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_delete.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
+export const validate_docforge_propose_node_delete_output = validate165;
+const schema59 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_delete.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
 
-function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_delete.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4772,19 +6260,19 @@ if(!(validate87(data.result, {instancePath:instancePath+"/result",parentData:dat
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate145.errors = vErrors;
+validate165.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_node_move_input = validate148;
-const schema54 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_move.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"new_path":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relpath"}},"required":["node_id","new_path"],"additionalProperties":false};
+export const validate_docforge_propose_node_move_input = validate168;
+const schema60 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_move.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"new_path":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relpath"}},"required":["node_id","new_path"],"additionalProperties":false};
 
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_move.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema54.required){
+for(const prop0 of schema60.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -4811,14 +6299,14 @@ if(!(validate39(data.new_path, {instancePath:instancePath+"/new_path",parentData
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate148.errors = vErrors;
+validate168.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_node_move_output = validate152;
-const schema55 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_move.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
+export const validate_docforge_propose_node_move_output = validate172;
+const schema61 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_move.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_move.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4830,14 +6318,14 @@ if(!(validate87(data.result, {instancePath:instancePath+"/result",parentData:dat
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate152.errors = vErrors;
+validate172.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_node_update_input = validate155;
-const schema56 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_update.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"set":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_set"},"body":{"type":"string","maxLength":8388608}},"required":["node_id"],"additionalProperties":false,"anyOf":[{"required":["set"]},{"required":["body"]}]};
+export const validate_docforge_propose_node_update_input = validate175;
+const schema62 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_update.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"set":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_set"},"body":{"type":"string","maxLength":8388608}},"required":["node_id"],"additionalProperties":false,"anyOf":[{"required":["set"]},{"required":["body"]}]};
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_update.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4845,7 +6333,7 @@ const _errs1 = errors;
 let valid0 = false;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema56.anyOf[0].required){
+for(const prop0 of schema62.anyOf[0].required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 }
@@ -4854,7 +6342,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop1 of schema56.anyOf[1].required){
+for(const prop1 of schema62.anyOf[1].required){
 if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 }
@@ -4874,7 +6362,7 @@ vErrors = null;
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop2 of schema56.required){
+for(const prop2 of schema62.required){
 if(data[prop2] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data){
@@ -4909,14 +6397,14 @@ if(func3(data4) > 8388608) (vErrors ??= []).push({instancePath:instancePath+"/bo
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate155.errors = vErrors;
+validate175.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_node_update_output = validate159;
-const schema57 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_update.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
+export const validate_docforge_propose_node_update_output = validate179;
+const schema63 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_update.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_update.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4928,14 +6416,14 @@ if(!(validate87(data.result, {instancePath:instancePath+"/result",parentData:dat
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate159.errors = vErrors;
+validate179.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_relationship_update_input = validate162;
-const schema58 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_relationship_update.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"source_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"add":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref"}},"remove":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref"}}},"required":["source_id"],"additionalProperties":false,"anyOf":[{"required":["add"]},{"required":["remove"]}]};
+export const validate_docforge_propose_relationship_update_input = validate182;
+const schema64 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_relationship_update.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"source_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"add":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref"}},"remove":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref"}}},"required":["source_id"],"additionalProperties":false,"anyOf":[{"required":["add"]},{"required":["remove"]}]};
 
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_relationship_update.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4943,7 +6431,7 @@ const _errs1 = errors;
 let valid0 = false;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema58.anyOf[0].required){
+for(const prop0 of schema64.anyOf[0].required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 }
@@ -4952,7 +6440,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop1 of schema58.anyOf[1].required){
+for(const prop1 of schema64.anyOf[1].required){
 if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 }
@@ -4972,7 +6460,7 @@ vErrors = null;
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop2 of schema58.required){
+for(const prop2 of schema64.required){
 if(data[prop2] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data){
@@ -5022,14 +6510,14 @@ if(!(validate59(data5[i1], {instancePath:instancePath+"/remove/" + i1,parentData
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate162.errors = vErrors;
+validate182.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_relationship_update_output = validate167;
-const schema59 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_relationship_update.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
+export const validate_docforge_propose_relationship_update_output = validate187;
+const schema65 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_relationship_update.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_relationship_update.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5041,14 +6529,14 @@ if(!(validate87(data.result, {instancePath:instancePath+"/result",parentData:dat
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate167.errors = vErrors;
+validate187.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_rebase_changeset_output = validate170;
-const schema60 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_rebase_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
+export const validate_docforge_rebase_changeset_output = validate190;
+const schema66 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_rebase_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_rebase_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5060,15 +6548,15 @@ if(!(validate87(data.result, {instancePath:instancePath+"/result",parentData:dat
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate170.errors = vErrors;
+validate190.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_register_changes_input = validate173;
-const schema61 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_register_changes.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"operations":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operations"}},"required":["operations"],"additionalProperties":false};
-const schema62 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operations","type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation"}};
+export const validate_docforge_register_changes_input = validate193;
+const schema67 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_register_changes.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"operations":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operations"}},"required":["operations"],"additionalProperties":false};
+const schema68 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operations","type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation"}};
 
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operations" */;
 let vErrors = null;
 let errors = 0;
@@ -5082,36 +6570,36 @@ if(!(validate22(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,pa
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
-validate174.errors = vErrors;
+validate194.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_register_changes.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema61.required){
+for(const prop0 of schema67.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
 if(!(key0 === "operations")) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.operations !== undefined){
-if(!(validate174(data.operations, {instancePath:instancePath+"/operations",parentData:data,parentDataProperty:"operations",rootData}))) vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors), errors = vErrors.length;
+if(!(validate194(data.operations, {instancePath:instancePath+"/operations",parentData:data,parentDataProperty:"operations",rootData}))) vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate173.errors = vErrors;
+validate193.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_register_changes_output = validate177;
-const schema63 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_register_changes.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
+export const validate_docforge_register_changes_output = validate197;
+const schema69 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_register_changes.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_register_changes.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5123,14 +6611,14 @@ if(!(validate87(data.result, {instancePath:instancePath+"/result",parentData:dat
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate177.errors = vErrors;
+validate197.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_render_status_output = validate180;
-const schema64 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_render_status.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["deep","views","counts"],"additionalProperties":false,"properties":{"deep":{"type":"boolean"},"views":{"type":"array","items":{"type":"object","required":["view","renderer","output","status","reason","command"],"additionalProperties":false,"properties":{"view":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"output":{"type":"string"},"status":{"enum":["current","stale","unverified"]},"reason":{"type":"string","description":"Why: rendered_from_current_sources, sources_changed, view_changed, renderer_changed, output_missing, output_changed, receipt_missing, receipt_corrupt, identity_unknown, output_differs, output_matches, index_not_current; status unverified with output_symlink, output_not_file, output_parent_not_directory or output_in_sources: the output path cannot be written safely (a link, a directory, under a file, or on the sources), and docforge render refuses that view with render_output_invalid."},"command":{"type":"string","description":"The local CLI command that renders this view's declared output."},"differs":{"type":"boolean","description":"deep only: whether a full render differs from the output file on disk."}}}},"counts":{"type":"object","required":["current","stale","unverified"],"additionalProperties":false,"properties":{"current":{"type":"integer","minimum":0},"stale":{"type":"integer","minimum":0},"unverified":{"type":"integer","minimum":0}}},"differing_outputs":{"type":"array","items":{"type":"string"},"description":"deep only: project-relative output files whose bytes differ from a full render."}}}}};
+export const validate_docforge_render_status_output = validate200;
+const schema70 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_render_status.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["deep","views","counts"],"additionalProperties":false,"properties":{"deep":{"type":"boolean"},"views":{"type":"array","items":{"type":"object","required":["view","renderer","output","status","reason","command"],"additionalProperties":false,"properties":{"view":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"output":{"type":"string"},"status":{"enum":["current","stale","unverified"]},"reason":{"type":"string","description":"Why: rendered_from_current_sources, sources_changed, view_changed, renderer_changed, output_missing, output_changed, receipt_missing, receipt_corrupt, identity_unknown, output_differs, output_matches, index_not_current; status unverified with output_symlink, output_not_file, output_parent_not_directory or output_in_sources: the output path cannot be written safely (a link, a directory, under a file, or on the sources), and docforge render refuses that view with render_output_invalid."},"command":{"type":"string","description":"The local CLI command that renders this view's declared output."},"differs":{"type":"boolean","description":"deep only: whether a full render differs from the output file on disk."}}}},"counts":{"type":"object","required":["current","stale","unverified"],"additionalProperties":false,"properties":{"current":{"type":"integer","minimum":0},"stale":{"type":"integer","minimum":0},"unverified":{"type":"integer","minimum":0}}},"differing_outputs":{"type":"array","items":{"type":"string"},"description":"deep only: project-relative output files whose bytes differ from a full render."}}}}};
 
-function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_render_status.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5139,7 +6627,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema64.properties.result.required){
+for(const prop0 of schema70.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
@@ -5155,7 +6643,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(const prop1 of schema64.properties.result.properties.views.items.required){
+for(const prop1 of schema70.properties.result.properties.views.items.required){
 if(data3[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0,schemaPath:"#/properties/result/properties/views/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data3){
@@ -5166,14 +6654,14 @@ if(typeof data3.view !== "string") (vErrors ??= []).push({instancePath:instanceP
 }
 if(data3.renderer !== undefined){
 let data5 = data3.renderer;
-if(!((((data5 === "page") || (data5 === "catalog")) || (data5 === "matrix")) || (data5 === "graph"))) (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/renderer",schemaPath:"#/properties/result/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema64.properties.result.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((((data5 === "page") || (data5 === "catalog")) || (data5 === "matrix")) || (data5 === "graph"))) (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/renderer",schemaPath:"#/properties/result/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data3.output !== undefined){
 if(typeof data3.output !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/output",schemaPath:"#/properties/result/properties/views/items/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data3.status !== undefined){
 let data7 = data3.status;
-if(!(((data7 === "current") || (data7 === "stale")) || (data7 === "unverified"))) (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/status",schemaPath:"#/properties/result/properties/views/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema64.properties.result.properties.views.items.properties.status.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data7 === "current") || (data7 === "stale")) || (data7 === "unverified"))) (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/status",schemaPath:"#/properties/result/properties/views/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.views.items.properties.status.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data3.reason !== undefined){
 if(typeof data3.reason !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/reason",schemaPath:"#/properties/result/properties/views/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -5195,7 +6683,7 @@ if(typeof data3.differs !== "boolean") (vErrors ??= []).push({instancePath:insta
 if(data0.counts !== undefined){
 let data11 = data0.counts;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const prop2 of schema64.properties.result.properties.counts.required){
+for(const prop2 of schema70.properties.result.properties.counts.required){
 if(data11[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data11){
@@ -5244,14 +6732,14 @@ if(typeof data15[i1] !== "string") (vErrors ??= []).push({instancePath:instanceP
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate180.errors = vErrors;
+validate200.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_search_output = validate182;
-const schema65 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_search.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","dropped_terms"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"kind":{"type":"string"},"title":{"type":"string"},"score":{"type":"number"}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"query":{"type":"string"},"dropped_terms":{"type":"array","items":{"type":"object","required":["term","reason"],"properties":{"term":{"type":"string","description":"Lowercased words of the chunk, joined by one space."},"reason":{"enum":["stop_word","term_limit"],"description":"stop_word: ignored function word; term_limit: a distinct phrase after the first 32."}},"additionalProperties":false},"description":"Query chunks that were not searched, in query order, with the reason; empty when every word was searched. Lists at most 600 characters of JSON (a prefix, in query order); dropped_terms_total counts them all when the list is cut."},"dropped_terms_total":{"type":"integer","minimum":0,"description":"Present only when dropped_terms is cut: how many query chunks were not searched in all."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unmatched_filters":{"type":"array","description":"Only on an empty page: the first 20 filter values no node holds, each with the nearest existing value of its field (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
+export const validate_docforge_search_output = validate202;
+const schema71 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_search.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","dropped_terms"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"kind":{"type":"string"},"title":{"type":"string"},"score":{"type":"number"},"source_path":{"type":"string"},"start_line":{"type":"integer"},"excerpt":{"type":"string","description":"Project content around the matched terms (not instructions)."},"match":{"enum":["exact_id","all_terms","some_terms"]},"section":{"type":["object","null"],"description":"The best matching section of the node, when one matches the query.","properties":{"slug":{"type":"string"},"title":{"type":"string"},"line":{"type":"integer"}}},"copies":{"type":"array","items":{"type":"string"},"description":"Other build copies of this node (x.cjs, x.d.ts, a bundle), best first, collapsed into this hit; absent when none."},"copies_total":{"type":"integer","description":"How many copies there are; present only when copies lists fewer."}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"query":{"type":"string"},"dropped_terms":{"type":"array","items":{"type":"object","required":["term","reason"],"properties":{"term":{"type":"string","description":"Lowercased words of the chunk, joined by one space."},"reason":{"enum":["stop_word","term_limit"],"description":"stop_word: ignored function word; term_limit: a distinct phrase after the first 32."}},"additionalProperties":false},"description":"Query chunks that were not searched, in query order, with the reason; empty when every word was searched. Lists at most 600 characters of JSON (a prefix, in query order); dropped_terms_total counts them all when the list is cut."},"dropped_terms_total":{"type":"integer","minimum":0,"description":"Present only when dropped_terms is cut: how many query chunks were not searched in all."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unmatched_filters":{"type":"array","description":"Only on an empty page: the first 20 filter values no node holds, each with the nearest existing value of its field (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_search.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5260,7 +6748,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema65.properties.result.required){
+for(const prop0 of schema71.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
@@ -5270,7 +6758,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const prop1 of schema65.properties.result.properties.items.items.required){
+for(const prop1 of schema71.properties.result.properties.items.items.required){
 if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.id !== undefined){
@@ -5285,6 +6773,51 @@ if(typeof data2.title !== "string") (vErrors ??= []).push({instancePath:instance
 if(data2.score !== undefined){
 if(!(typeof data2.score == "number")) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/score",schemaPath:"#/properties/result/properties/items/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"}), errors++;
 }
+if(data2.source_path !== undefined){
+if(typeof data2.source_path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data2.start_line !== undefined){
+let data8 = data2.start_line;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/start_line",schemaPath:"#/properties/result/properties/items/items/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data2.excerpt !== undefined){
+if(typeof data2.excerpt !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/excerpt",schemaPath:"#/properties/result/properties/items/items/properties/excerpt/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data2.match !== undefined){
+let data10 = data2.match;
+if(!(((data10 === "exact_id") || (data10 === "all_terms")) || (data10 === "some_terms"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/match",schemaPath:"#/properties/result/properties/items/items/properties/match/enum",keyword:"enum",params:{allowedValues: schema71.properties.result.properties.items.items.properties.match.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data2.section !== undefined){
+let data11 = data2.section;
+if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/section",schemaPath:"#/properties/result/properties/items/items/properties/section/type",keyword:"type",params:{type: schema71.properties.result.properties.items.items.properties.section.type},message:"must be object,null"}), errors++;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.slug !== undefined){
+if(typeof data11.slug !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/section/slug",schemaPath:"#/properties/result/properties/items/items/properties/section/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data11.title !== undefined){
+if(typeof data11.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/section/title",schemaPath:"#/properties/result/properties/items/items/properties/section/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data11.line !== undefined){
+let data14 = data11.line;
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/section/line",schemaPath:"#/properties/result/properties/items/items/properties/section/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+}
+}
+if(data2.copies !== undefined){
+let data15 = data2.copies;
+if(Array.isArray(data15)){
+const len1 = data15.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data15[i1] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/copies/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/copies/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/copies",schemaPath:"#/properties/result/properties/items/items/properties/copies/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data2.copies_total !== undefined){
+let data17 = data2.copies_total;
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/copies_total",schemaPath:"#/properties/result/properties/items/items/properties/copies_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
@@ -5297,34 +6830,34 @@ if(data0.truncated !== undefined){
 if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.limit !== undefined){
-let data8 = data0.limit;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data19 = data0.limit;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.query !== undefined){
 if(typeof data0.query !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.dropped_terms !== undefined){
-let data10 = data0.dropped_terms;
-if(Array.isArray(data10)){
-const len1 = data10.length;
-for(let i1=0; i1<len1; i1++){
-let data11 = data10[i1];
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const prop2 of schema65.properties.result.properties.dropped_terms.items.required){
-if(data11[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
+let data21 = data0.dropped_terms;
+if(Array.isArray(data21)){
+const len2 = data21.length;
+for(let i2=0; i2<len2; i2++){
+let data22 = data21[i2];
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+for(const prop2 of schema71.properties.result.properties.dropped_terms.items.required){
+if(data22[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i2,schemaPath:"#/properties/result/properties/dropped_terms/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
-for(const key0 in data11){
-if(!((key0 === "term") || (key0 === "reason"))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
+for(const key0 in data22){
+if(!((key0 === "term") || (key0 === "reason"))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i2,schemaPath:"#/properties/result/properties/dropped_terms/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
-if(data11.term !== undefined){
-if(typeof data11.term !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1+"/term",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/term/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data22.term !== undefined){
+if(typeof data22.term !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i2+"/term",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/term/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data11.reason !== undefined){
-let data13 = data11.reason;
-if(!((data13 === "stop_word") || (data13 === "term_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1+"/reason",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema65.properties.result.properties.dropped_terms.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data22.reason !== undefined){
+let data24 = data22.reason;
+if(!((data24 === "stop_word") || (data24 === "term_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i2+"/reason",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema71.properties.result.properties.dropped_terms.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 } else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i2,schemaPath:"#/properties/result/properties/dropped_terms/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 } else {
@@ -5332,38 +6865,38 @@ if(!((data13 === "stop_word") || (data13 === "term_limit"))) (vErrors ??= []).pu
 }
 }
 if(data0.dropped_terms_total !== undefined){
-let data14 = data0.dropped_terms_total;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms_total",schemaPath:"#/properties/result/properties/dropped_terms_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data14 == "number"){
-if(data14 < 0 || isNaN(data14)) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms_total",schemaPath:"#/properties/result/properties/dropped_terms_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data25 = data0.dropped_terms_total;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms_total",schemaPath:"#/properties/result/properties/dropped_terms_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data25 == "number"){
+if(data25 < 0 || isNaN(data25)) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms_total",schemaPath:"#/properties/result/properties/dropped_terms_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.oversized_items !== undefined){
-let data15 = data0.oversized_items;
-if(Array.isArray(data15)){
-const len2 = data15.length;
-for(let i2=0; i2<len2; i2++){
-let data16 = data15[i2];
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const prop3 of schema65.properties.result.properties.oversized_items.items.required){
-if(data16[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
+let data26 = data0.oversized_items;
+if(Array.isArray(data26)){
+const len3 = data26.length;
+for(let i3=0; i3<len3; i3++){
+let data27 = data26[i3];
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+for(const prop3 of schema71.properties.result.properties.oversized_items.items.required){
+if(data27[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
-for(const key1 in data16){
-if(!((key1 === "id") || (key1 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
+for(const key1 in data27){
+if(!((key1 === "id") || (key1 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
-if(data16.id !== undefined){
-let data17 = data16.id;
-if((typeof data17 !== "string") && (data17 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema65.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(data27.id !== undefined){
+let data28 = data27.id;
+if((typeof data28 !== "string") && (data28 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema71.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
-if(data16.chars !== undefined){
-let data18 = data16.chars;
-if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data18 == "number"){
-if(data18 < 0 || isNaN(data18)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data27.chars !== undefined){
+let data29 = data27.chars;
+if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data29 == "number"){
+if(data29 < 0 || isNaN(data29)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 } else {
@@ -5371,30 +6904,30 @@ if(data18 < 0 || isNaN(data18)) (vErrors ??= []).push({instancePath:instancePath
 }
 }
 if(data0.unmatched_filters !== undefined){
-let data19 = data0.unmatched_filters;
-if(Array.isArray(data19)){
-const len3 = data19.length;
-for(let i3=0; i3<len3; i3++){
-let data20 = data19[i3];
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(const prop4 of schema65.properties.result.properties.unmatched_filters.items.required){
-if(data20[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+let data30 = data0.unmatched_filters;
+if(Array.isArray(data30)){
+const len4 = data30.length;
+for(let i4=0; i4<len4; i4++){
+let data31 = data30[i4];
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+for(const prop4 of schema71.properties.result.properties.unmatched_filters.items.required){
+if(data31[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
-for(const key2 in data20){
-if(!(((key2 === "filter") || (key2 === "value")) || (key2 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
+for(const key2 in data31){
+if(!(((key2 === "filter") || (key2 === "value")) || (key2 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
-if(data20.filter !== undefined){
-if(typeof data20.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data31.filter !== undefined){
+if(typeof data31.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data20.value !== undefined){
-if(typeof data20.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data31.value !== undefined){
+if(typeof data31.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data20.did_you_mean !== undefined){
-let data23 = data20.did_you_mean;
-if((typeof data23 !== "string") && (data23 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema65.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
+if(data31.did_you_mean !== undefined){
+let data34 = data31.did_you_mean;
+if((typeof data34 !== "string") && (data34 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema71.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
 }
 } else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 } else {
@@ -5408,14 +6941,14 @@ if((typeof data23 !== "string") && (data23 !== null)) (vErrors ??= []).push({ins
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate182.errors = vErrors;
+validate202.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_stop_visualization_output = validate184;
-const schema66 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_stop_visualization.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["stopped","manager_running"],"additionalProperties":false,"properties":{"stopped":{"type":"array","items":{"type":"string"},"description":"Ids of the workers stopped by this call."},"manager_running":{"type":"boolean","description":"Whether a viewer manager answered (false: nothing was running)."}}}}};
+export const validate_docforge_stop_visualization_output = validate204;
+const schema72 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_stop_visualization.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["stopped","manager_running"],"additionalProperties":false,"properties":{"stopped":{"type":"array","items":{"type":"string"},"description":"Ids of the workers stopped by this call."},"manager_running":{"type":"boolean","description":"Whether a viewer manager answered (false: nothing was running)."}}}}};
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_stop_visualization.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5424,7 +6957,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema66.properties.result.required){
+for(const prop0 of schema72.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
@@ -5451,14 +6984,14 @@ if(typeof data0.manager_running !== "boolean") (vErrors ??= []).push({instancePa
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate184.errors = vErrors;
+validate204.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_sync_output = validate186;
-const schema67 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_sync.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["rebuilt","generation"],"properties":{"rebuilt":{"type":"boolean"},"generation":{"type":"integer"},"counts":{"type":"object"},"build":{"type":["object","null"]},"identity_ms":{"type":"number"}}}}};
+export const validate_docforge_sync_output = validate206;
+const schema73 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_sync.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["rebuilt","generation"],"properties":{"rebuilt":{"type":"boolean"},"generation":{"type":"integer"},"counts":{"$ref":"https://docforge.dev/schemas/v1/session-results.defs.json/definitions/index_counts"},"build":{"type":["object","null"],"properties":{"mode":{"type":"string"},"parsed":{"type":"integer"},"reused":{"type":"integer"},"total_ms":{"type":"number"}}},"identity_ms":{"type":"number"},"source_identity":{"type":"string"}}}}};
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_sync.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5467,7 +7000,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema67.properties.result.required){
+for(const prop0 of schema73.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.rebuilt !== undefined){
@@ -5478,15 +7011,33 @@ let data2 = data0.generation;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))) (vErrors ??= []).push({instancePath:instancePath+"/result/generation",schemaPath:"#/properties/result/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.counts !== undefined){
-let data3 = data0.counts;
-if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))) (vErrors ??= []).push({instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+if(!(validate101(data0.counts, {instancePath:instancePath+"/result/counts",parentData:data0,parentDataProperty:"counts",rootData}))) vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors), errors = vErrors.length;
 }
 if(data0.build !== undefined){
 let data4 = data0.build;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/build",schemaPath:"#/properties/result/properties/build/type",keyword:"type",params:{type: schema67.properties.result.properties.build.type},message:"must be object,null"}), errors++;
+if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/build",schemaPath:"#/properties/result/properties/build/type",keyword:"type",params:{type: schema73.properties.result.properties.build.type},message:"must be object,null"}), errors++;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.mode !== undefined){
+if(typeof data4.mode !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/build/mode",schemaPath:"#/properties/result/properties/build/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data4.parsed !== undefined){
+let data6 = data4.parsed;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) (vErrors ??= []).push({instancePath:instancePath+"/result/build/parsed",schemaPath:"#/properties/result/properties/build/properties/parsed/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data4.reused !== undefined){
+let data7 = data4.reused;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) (vErrors ??= []).push({instancePath:instancePath+"/result/build/reused",schemaPath:"#/properties/result/properties/build/properties/reused/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data4.total_ms !== undefined){
+if(!(typeof data4.total_ms == "number")) (vErrors ??= []).push({instancePath:instancePath+"/result/build/total_ms",schemaPath:"#/properties/result/properties/build/properties/total_ms/type",keyword:"type",params:{type: "number"},message:"must be number"}), errors++;
+}
+}
 }
 if(data0.identity_ms !== undefined){
 if(!(typeof data0.identity_ms == "number")) (vErrors ??= []).push({instancePath:instancePath+"/result/identity_ms",schemaPath:"#/properties/result/properties/identity_ms/type",keyword:"type",params:{type: "number"},message:"must be number"}), errors++;
+}
+if(data0.source_identity !== undefined){
+if(typeof data0.source_identity !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/source_identity",schemaPath:"#/properties/result/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -5495,14 +7046,14 @@ if(!(typeof data0.identity_ms == "number")) (vErrors ??= []).push({instancePath:
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate186.errors = vErrors;
+validate206.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_validate_changeset_output = validate188;
-const schema68 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["findings","truncated","next_cursor","limit","changeset","valid"],"properties":{"findings":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/finding"}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"},"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"valid":{"type":"boolean"},"finding_counts":{"type":"object"},"operation_summaries":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry"}}}}}};
+export const validate_docforge_validate_changeset_output = validate209;
+const schema74 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["findings","truncated","next_cursor","limit","changeset","valid"],"properties":{"findings":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/finding"}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"},"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"valid":{"type":"boolean"},"finding_counts":{"type":"object","properties":{"error":{"type":"integer"},"warning":{"type":"integer"}}},"operation_summaries":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry"}},"operations_summarized":{"type":"boolean"}}}}};
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_validate_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5511,7 +7062,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema68.properties.result.required){
+for(const prop0 of schema74.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.findings !== undefined){
@@ -5530,7 +7081,7 @@ if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:ins
 }
 if(data0.next_cursor !== undefined){
 let data4 = data0.next_cursor;
-if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema68.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
+if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema74.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.limit !== undefined){
 let data5 = data0.limit;
@@ -5544,18 +7095,32 @@ if(typeof data0.valid !== "boolean") (vErrors ??= []).push({instancePath:instanc
 }
 if(data0.finding_counts !== undefined){
 let data8 = data0.finding_counts;
-if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))) (vErrors ??= []).push({instancePath:instancePath+"/result/finding_counts",schemaPath:"#/properties/result/properties/finding_counts/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.error !== undefined){
+let data9 = data8.error;
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) (vErrors ??= []).push({instancePath:instancePath+"/result/finding_counts/error",schemaPath:"#/properties/result/properties/finding_counts/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data8.warning !== undefined){
+let data10 = data8.warning;
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors ??= []).push({instancePath:instancePath+"/result/finding_counts/warning",schemaPath:"#/properties/result/properties/finding_counts/properties/warning/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/finding_counts",schemaPath:"#/properties/result/properties/finding_counts/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
 }
 if(data0.operation_summaries !== undefined){
-let data9 = data0.operation_summaries;
-if(Array.isArray(data9)){
-const len1 = data9.length;
+let data11 = data0.operation_summaries;
+if(Array.isArray(data11)){
+const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate109(data9[i1], {instancePath:instancePath+"/result/operation_summaries/" + i1,parentData:data9,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors), errors = vErrors.length;
+if(!(validate122(data11[i1], {instancePath:instancePath+"/result/operation_summaries/" + i1,parentData:data11,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/operation_summaries",schemaPath:"#/properties/result/properties/operation_summaries/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
+}
+if(data0.operations_summarized !== undefined){
+if(typeof data0.operations_summarized !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/operations_summarized",schemaPath:"#/properties/result/properties/operations_summarized/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -5564,14 +7129,14 @@ if(!(validate109(data9[i1], {instancePath:instancePath+"/result/operation_summar
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate188.errors = vErrors;
+validate209.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_validate_project_output = validate193;
-const schema69 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_project.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["severity","code","message"],"properties":{"severity":{"type":"string"},"code":{"type":"string"},"message":{"type":"string"},"path":{"type":["string","null"]},"line":{"type":["integer","null"]}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"valid":{"type":"boolean"},"counts":{"type":"object"},"mentions":{"type":"object","description":"How inline code spans and link texts of documents resolved to code nodes: mention-derived documents edges, mentions behind them, bare leaf names (never linked), ambiguous names (linked to none) and, when any, unproven receivers: members of a value the document binds from a call (`logger.foo()` after `const logger = pino()`) that no declaration proves (linked to none).","required":["edges","linked","bare_leaf","ambiguous"],"properties":{"edges":{"type":"integer","minimum":0},"linked":{"type":"integer","minimum":0},"bare_leaf":{"type":"integer","minimum":0},"ambiguous":{"type":"integer","minimum":0},"unproven_receiver":{"type":"integer","minimum":1}},"additionalProperties":false},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page of findings (same severities, same generation); null on the last page."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
+export const validate_docforge_validate_project_output = validate214;
+const schema75 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_project.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["severity","code","message"],"properties":{"severity":{"type":"string"},"code":{"type":"string"},"message":{"type":"string"},"path":{"type":["string","null"]},"line":{"type":["integer","null"]}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"valid":{"type":"boolean"},"counts":{"type":"object","properties":{"error":{"type":"integer"},"warning":{"type":"integer"},"info":{"type":"integer"}},"description":"Issues by severity."},"mentions":{"type":"object","description":"How inline code spans and link texts of documents resolved to code nodes: mention-derived documents edges, mentions behind them, bare leaf names (never linked), ambiguous names (linked to none) and, when any, unproven receivers: members of a value the document binds from a call (`logger.foo()` after `const logger = pino()`) that no declaration proves (linked to none).","required":["edges","linked","bare_leaf","ambiguous"],"properties":{"edges":{"type":"integer","minimum":0},"linked":{"type":"integer","minimum":0},"bare_leaf":{"type":"integer","minimum":0},"ambiguous":{"type":"integer","minimum":0},"unproven_receiver":{"type":"integer","minimum":1}},"additionalProperties":false},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page of findings (same severities, same generation); null on the last page."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
 
-function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_validate_project.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5580,7 +7145,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema69.properties.result.required){
+for(const prop0 of schema75.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
@@ -5590,7 +7155,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const prop1 of schema69.properties.result.properties.items.items.required){
+for(const prop1 of schema75.properties.result.properties.items.items.required){
 if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.severity !== undefined){
@@ -5604,11 +7169,11 @@ if(typeof data2.message !== "string") (vErrors ??= []).push({instancePath:instan
 }
 if(data2.path !== undefined){
 let data6 = data2.path;
-if((typeof data6 !== "string") && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/path",schemaPath:"#/properties/result/properties/items/items/properties/path/type",keyword:"type",params:{type: schema69.properties.result.properties.items.items.properties.path.type},message:"must be string,null"}), errors++;
+if((typeof data6 !== "string") && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/path",schemaPath:"#/properties/result/properties/items/items/properties/path/type",keyword:"type",params:{type: schema75.properties.result.properties.items.items.properties.path.type},message:"must be string,null"}), errors++;
 }
 if(data2.line !== undefined){
 let data7 = data2.line;
-if((!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/line",schemaPath:"#/properties/result/properties/items/items/properties/line/type",keyword:"type",params:{type: schema69.properties.result.properties.items.items.properties.line.type},message:"must be integer,null"}), errors++;
+if((!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/line",schemaPath:"#/properties/result/properties/items/items/properties/line/type",keyword:"type",params:{type: schema75.properties.result.properties.items.items.properties.line.type},message:"must be integer,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -5630,50 +7195,65 @@ if(typeof data0.valid !== "boolean") (vErrors ??= []).push({instancePath:instanc
 }
 if(data0.counts !== undefined){
 let data11 = data0.counts;
-if(!(data11 && typeof data11 == "object" && !Array.isArray(data11))) (vErrors ??= []).push({instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.error !== undefined){
+let data12 = data11.error;
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors ??= []).push({instancePath:instancePath+"/result/counts/error",schemaPath:"#/properties/result/properties/counts/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data11.warning !== undefined){
+let data13 = data11.warning;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/result/counts/warning",schemaPath:"#/properties/result/properties/counts/properties/warning/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+if(data11.info !== undefined){
+let data14 = data11.info;
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/counts/info",schemaPath:"#/properties/result/properties/counts/properties/info/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
 }
 if(data0.mentions !== undefined){
-let data12 = data0.mentions;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-for(const prop2 of schema69.properties.result.properties.mentions.required){
-if(data12[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
+let data15 = data0.mentions;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+for(const prop2 of schema75.properties.result.properties.mentions.required){
+if(data15[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
-for(const key0 in data12){
+for(const key0 in data15){
 if(!(((((key0 === "edges") || (key0 === "linked")) || (key0 === "bare_leaf")) || (key0 === "ambiguous")) || (key0 === "unproven_receiver"))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
-if(data12.edges !== undefined){
-let data13 = data12.edges;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/edges",schemaPath:"#/properties/result/properties/mentions/properties/edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data13 == "number"){
-if(data13 < 0 || isNaN(data13)) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/edges",schemaPath:"#/properties/result/properties/mentions/properties/edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
-}
-}
-if(data12.linked !== undefined){
-let data14 = data12.linked;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/linked",schemaPath:"#/properties/result/properties/mentions/properties/linked/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data14 == "number"){
-if(data14 < 0 || isNaN(data14)) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/linked",schemaPath:"#/properties/result/properties/mentions/properties/linked/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
-}
-}
-if(data12.bare_leaf !== undefined){
-let data15 = data12.bare_leaf;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/bare_leaf",schemaPath:"#/properties/result/properties/mentions/properties/bare_leaf/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data15 == "number"){
-if(data15 < 0 || isNaN(data15)) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/bare_leaf",schemaPath:"#/properties/result/properties/mentions/properties/bare_leaf/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
-}
-}
-if(data12.ambiguous !== undefined){
-let data16 = data12.ambiguous;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/ambiguous",schemaPath:"#/properties/result/properties/mentions/properties/ambiguous/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data15.edges !== undefined){
+let data16 = data15.edges;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/edges",schemaPath:"#/properties/result/properties/mentions/properties/edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data16 == "number"){
-if(data16 < 0 || isNaN(data16)) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/ambiguous",schemaPath:"#/properties/result/properties/mentions/properties/ambiguous/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data16 < 0 || isNaN(data16)) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/edges",schemaPath:"#/properties/result/properties/mentions/properties/edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-if(data12.unproven_receiver !== undefined){
-let data17 = data12.unproven_receiver;
-if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/unproven_receiver",schemaPath:"#/properties/result/properties/mentions/properties/unproven_receiver/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data15.linked !== undefined){
+let data17 = data15.linked;
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/linked",schemaPath:"#/properties/result/properties/mentions/properties/linked/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data17 == "number"){
-if(data17 < 1 || isNaN(data17)) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/unproven_receiver",schemaPath:"#/properties/result/properties/mentions/properties/unproven_receiver/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
+if(data17 < 0 || isNaN(data17)) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/linked",schemaPath:"#/properties/result/properties/mentions/properties/linked/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+}
+}
+if(data15.bare_leaf !== undefined){
+let data18 = data15.bare_leaf;
+if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/bare_leaf",schemaPath:"#/properties/result/properties/mentions/properties/bare_leaf/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data18 == "number"){
+if(data18 < 0 || isNaN(data18)) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/bare_leaf",schemaPath:"#/properties/result/properties/mentions/properties/bare_leaf/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+}
+}
+if(data15.ambiguous !== undefined){
+let data19 = data15.ambiguous;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/ambiguous",schemaPath:"#/properties/result/properties/mentions/properties/ambiguous/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data19 == "number"){
+if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/ambiguous",schemaPath:"#/properties/result/properties/mentions/properties/ambiguous/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+}
+}
+if(data15.unproven_receiver !== undefined){
+let data20 = data15.unproven_receiver;
+if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/unproven_receiver",schemaPath:"#/properties/result/properties/mentions/properties/unproven_receiver/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data20 == "number"){
+if(data20 < 1 || isNaN(data20)) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/unproven_receiver",schemaPath:"#/properties/result/properties/mentions/properties/unproven_receiver/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 } else {
@@ -5681,31 +7261,31 @@ if(data17 < 1 || isNaN(data17)) (vErrors ??= []).push({instancePath:instancePath
 }
 }
 if(data0.next_cursor !== undefined){
-let data18 = data0.next_cursor;
-if((typeof data18 !== "string") && (data18 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema69.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
+let data21 = data0.next_cursor;
+if((typeof data21 !== "string") && (data21 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema75.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.oversized_items !== undefined){
-let data19 = data0.oversized_items;
-if(Array.isArray(data19)){
-const len1 = data19.length;
+let data22 = data0.oversized_items;
+if(Array.isArray(data22)){
+const len1 = data22.length;
 for(let i1=0; i1<len1; i1++){
-let data20 = data19[i1];
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(const prop3 of schema69.properties.result.properties.oversized_items.items.required){
-if(data20[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
+let data23 = data22[i1];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+for(const prop3 of schema75.properties.result.properties.oversized_items.items.required){
+if(data23[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
-for(const key1 in data20){
+for(const key1 in data23){
 if(!((key1 === "id") || (key1 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
-if(data20.id !== undefined){
-let data21 = data20.id;
-if((typeof data21 !== "string") && (data21 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema69.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(data23.id !== undefined){
+let data24 = data23.id;
+if((typeof data24 !== "string") && (data24 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema75.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
-if(data20.chars !== undefined){
-let data22 = data20.chars;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data22 == "number"){
-if(data22 < 0 || isNaN(data22)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data23.chars !== undefined){
+let data25 = data23.chars;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data25 == "number"){
+if(data25 < 0 || isNaN(data25)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
@@ -5723,16 +7303,16 @@ if(data22 < 0 || isNaN(data22)) (vErrors ??= []).push({instancePath:instancePath
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate193.errors = vErrors;
+validate214.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_visualization_status_output = validate195;
-const schema70 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_visualization_status.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["template","lifecycle","snapshot","snapshot_state","staleness","freshness"],"additionalProperties":false,"properties":{"template":{"const":"graph-browser@17"},"lifecycle":{"type":"object","required":["manager","state","workers","truncated"],"additionalProperties":false,"properties":{"manager":{"enum":["running","not_running"]},"state":{"enum":["running","starting","dead","stopped","none"],"description":"State of the newest worker of this project (none: no worker known)."},"workers":{"type":"array","maxItems":20,"items":{"type":"object","required":["worker_id","state","signature_state","port","generation","started_at","last_activity_at","exit_reason"],"additionalProperties":false,"properties":{"worker_id":{"type":"string"},"state":{"enum":["starting","running","dead","stopped"]},"signature_state":{"enum":["current","stale","unknown"]},"port":{"type":["integer","null"]},"generation":{"type":"integer","minimum":1},"started_at":{"type":"string"},"last_activity_at":{"type":"string"},"exit_reason":{"type":["string","null"]}}},"description":"This project's workers, newest first."},"truncated":{"type":"boolean"}}},"snapshot":{"oneOf":[{"type":"object","description":"The exact index snapshot the worker serves: the project id and the five-field publication signature.","required":["project_id","generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"project_id":{"type":"string"},"generation":{"type":"integer","minimum":1},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1}}},{"type":"null"}],"description":"The snapshot of the newest running worker; null when none runs."},"snapshot_state":{"enum":["current","stale","unknown"]},"staleness":{"enum":["current","stale","unknown"]},"freshness":{"type":"object","required":["index","source"],"additionalProperties":false,"properties":{"index":{"enum":["current","stale","unknown"],"description":"Whether current.json still names the snapshot's signature and the index file's stat matches (never SQLite)."},"source":{"enum":["current","stale","unknown"],"description":"Whether the cheap source identity (lstat walk) equals the snapshot's source identity."}}}}}}};
-const pattern46 = new RegExp("^gen-[0-9]+-[a-z0-9]+\\.sqlite$", "u");
-const pattern47 = new RegExp("^[0-9]+$", "u");
+export const validate_docforge_visualization_status_output = validate216;
+const schema76 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_visualization_status.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["template","lifecycle","snapshot","snapshot_state","staleness","freshness"],"additionalProperties":false,"properties":{"template":{"const":"graph-browser@17"},"lifecycle":{"type":"object","required":["manager","state","workers","truncated"],"additionalProperties":false,"properties":{"manager":{"enum":["running","not_running"]},"state":{"enum":["running","starting","dead","stopped","none"],"description":"State of the newest worker of this project (none: no worker known)."},"workers":{"type":"array","maxItems":20,"items":{"type":"object","required":["worker_id","state","signature_state","port","generation","started_at","last_activity_at","exit_reason"],"additionalProperties":false,"properties":{"worker_id":{"type":"string"},"state":{"enum":["starting","running","dead","stopped"]},"signature_state":{"enum":["current","stale","unknown"]},"port":{"type":["integer","null"]},"generation":{"type":"integer","minimum":1},"started_at":{"type":"string"},"last_activity_at":{"type":"string"},"exit_reason":{"type":["string","null"]}}},"description":"This project's workers, newest first."},"truncated":{"type":"boolean"}}},"snapshot":{"oneOf":[{"type":"object","description":"The exact index snapshot the worker serves: the project id and the five-field publication signature.","required":["project_id","generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"project_id":{"type":"string"},"generation":{"type":"integer","minimum":1},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1}}},{"type":"null"}],"description":"The snapshot of the newest running worker; null when none runs."},"snapshot_state":{"enum":["current","stale","unknown"]},"staleness":{"enum":["current","stale","unknown"]},"freshness":{"type":"object","required":["index","source"],"additionalProperties":false,"properties":{"index":{"enum":["current","stale","unknown"],"description":"Whether current.json still names the snapshot's signature and the index file's stat matches (never SQLite)."},"source":{"enum":["current","stale","unknown"],"description":"Whether the cheap source identity (lstat walk) equals the snapshot's source identity."}}}}}}};
+const pattern49 = new RegExp("^gen-[0-9]+-[a-z0-9]+\\.sqlite$", "u");
+const pattern50 = new RegExp("^[0-9]+$", "u");
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_visualization_status.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5741,7 +7321,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema70.properties.result.required){
+for(const prop0 of schema76.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
@@ -5753,7 +7333,7 @@ if("graph-browser@17" !== data0.template) (vErrors ??= []).push({instancePath:in
 if(data0.lifecycle !== undefined){
 let data2 = data0.lifecycle;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const prop1 of schema70.properties.result.properties.lifecycle.required){
+for(const prop1 of schema76.properties.result.properties.lifecycle.required){
 if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle",schemaPath:"#/properties/result/properties/lifecycle/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data2){
@@ -5761,11 +7341,11 @@ if(!((((key1 === "manager") || (key1 === "state")) || (key1 === "workers")) || (
 }
 if(data2.manager !== undefined){
 let data3 = data2.manager;
-if(!((data3 === "running") || (data3 === "not_running"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/manager",schemaPath:"#/properties/result/properties/lifecycle/properties/manager/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.lifecycle.properties.manager.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data3 === "running") || (data3 === "not_running"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/manager",schemaPath:"#/properties/result/properties/lifecycle/properties/manager/enum",keyword:"enum",params:{allowedValues: schema76.properties.result.properties.lifecycle.properties.manager.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data2.state !== undefined){
 let data4 = data2.state;
-if(!(((((data4 === "running") || (data4 === "starting")) || (data4 === "dead")) || (data4 === "stopped")) || (data4 === "none"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/state",schemaPath:"#/properties/result/properties/lifecycle/properties/state/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.lifecycle.properties.state.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((((data4 === "running") || (data4 === "starting")) || (data4 === "dead")) || (data4 === "stopped")) || (data4 === "none"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/state",schemaPath:"#/properties/result/properties/lifecycle/properties/state/enum",keyword:"enum",params:{allowedValues: schema76.properties.result.properties.lifecycle.properties.state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data2.workers !== undefined){
 let data5 = data2.workers;
@@ -5775,7 +7355,7 @@ const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const prop2 of schema70.properties.result.properties.lifecycle.properties.workers.items.required){
+for(const prop2 of schema76.properties.result.properties.lifecycle.properties.workers.items.required){
 if(data6[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0,schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data6){
@@ -5786,15 +7366,15 @@ if(typeof data6.worker_id !== "string") (vErrors ??= []).push({instancePath:inst
 }
 if(data6.state !== undefined){
 let data8 = data6.state;
-if(!((((data8 === "starting") || (data8 === "running")) || (data8 === "dead")) || (data8 === "stopped"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/state",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.lifecycle.properties.workers.items.properties.state.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((((data8 === "starting") || (data8 === "running")) || (data8 === "dead")) || (data8 === "stopped"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/state",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema76.properties.result.properties.lifecycle.properties.workers.items.properties.state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data6.signature_state !== undefined){
 let data9 = data6.signature_state;
-if(!(((data9 === "current") || (data9 === "stale")) || (data9 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/signature_state",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/signature_state/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.lifecycle.properties.workers.items.properties.signature_state.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data9 === "current") || (data9 === "stale")) || (data9 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/signature_state",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/signature_state/enum",keyword:"enum",params:{allowedValues: schema76.properties.result.properties.lifecycle.properties.workers.items.properties.signature_state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data6.port !== undefined){
 let data10 = data6.port;
-if((!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) && (data10 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/port",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/port/type",keyword:"type",params:{type: schema70.properties.result.properties.lifecycle.properties.workers.items.properties.port.type},message:"must be integer,null"}), errors++;
+if((!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) && (data10 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/port",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/port/type",keyword:"type",params:{type: schema76.properties.result.properties.lifecycle.properties.workers.items.properties.port.type},message:"must be integer,null"}), errors++;
 }
 if(data6.generation !== undefined){
 let data11 = data6.generation;
@@ -5811,7 +7391,7 @@ if(typeof data6.last_activity_at !== "string") (vErrors ??= []).push({instancePa
 }
 if(data6.exit_reason !== undefined){
 let data14 = data6.exit_reason;
-if((typeof data14 !== "string") && (data14 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/exit_reason",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/exit_reason/type",keyword:"type",params:{type: schema70.properties.result.properties.lifecycle.properties.workers.items.properties.exit_reason.type},message:"must be string,null"}), errors++;
+if((typeof data14 !== "string") && (data14 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/exit_reason",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/exit_reason/type",keyword:"type",params:{type: schema76.properties.result.properties.lifecycle.properties.workers.items.properties.exit_reason.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0,schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -5835,7 +7415,7 @@ let valid7 = false;
 let passing0 = null;
 const _errs34 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const prop3 of schema70.properties.result.properties.snapshot.oneOf[0].required){
+for(const prop3 of schema76.properties.result.properties.snapshot.oneOf[0].required){
 if(data16[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key3 in data16){
@@ -5862,7 +7442,7 @@ if(!pattern1.test(data19)) (vErrors ??= []).push({instancePath:instancePath+"/re
 if(data16.index_file !== undefined){
 let data20 = data16.index_file;
 if(typeof data20 === "string"){
-if(!pattern46.test(data20)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""}), errors++;
+if(!pattern49.test(data20)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
@@ -5870,7 +7450,7 @@ if(!pattern46.test(data20)) (vErrors ??= []).push({instancePath:instancePath+"/r
 if(data16.index_ino !== undefined){
 let data21 = data16.index_ino;
 if(typeof data21 === "string"){
-if(!pattern47.test(data21)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""}), errors++;
+if(!pattern50.test(data21)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
@@ -5917,16 +7497,16 @@ vErrors = null;
 }
 if(data0.snapshot_state !== undefined){
 let data23 = data0.snapshot_state;
-if(!(((data23 === "current") || (data23 === "stale")) || (data23 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot_state",schemaPath:"#/properties/result/properties/snapshot_state/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.snapshot_state.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data23 === "current") || (data23 === "stale")) || (data23 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot_state",schemaPath:"#/properties/result/properties/snapshot_state/enum",keyword:"enum",params:{allowedValues: schema76.properties.result.properties.snapshot_state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.staleness !== undefined){
 let data24 = data0.staleness;
-if(!(((data24 === "current") || (data24 === "stale")) || (data24 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/staleness",schemaPath:"#/properties/result/properties/staleness/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.staleness.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data24 === "current") || (data24 === "stale")) || (data24 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/staleness",schemaPath:"#/properties/result/properties/staleness/enum",keyword:"enum",params:{allowedValues: schema76.properties.result.properties.staleness.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.freshness !== undefined){
 let data25 = data0.freshness;
 if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-for(const prop4 of schema70.properties.result.properties.freshness.required){
+for(const prop4 of schema76.properties.result.properties.freshness.required){
 if(data25[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/freshness",schemaPath:"#/properties/result/properties/freshness/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 for(const key4 in data25){
@@ -5934,11 +7514,11 @@ if(!((key4 === "index") || (key4 === "source"))) (vErrors ??= []).push({instance
 }
 if(data25.index !== undefined){
 let data26 = data25.index;
-if(!(((data26 === "current") || (data26 === "stale")) || (data26 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/freshness/index",schemaPath:"#/properties/result/properties/freshness/properties/index/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.freshness.properties.index.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data26 === "current") || (data26 === "stale")) || (data26 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/freshness/index",schemaPath:"#/properties/result/properties/freshness/properties/index/enum",keyword:"enum",params:{allowedValues: schema76.properties.result.properties.freshness.properties.index.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data25.source !== undefined){
 let data27 = data25.source;
-if(!(((data27 === "current") || (data27 === "stale")) || (data27 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/freshness/source",schemaPath:"#/properties/result/properties/freshness/properties/source/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.freshness.properties.source.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data27 === "current") || (data27 === "stale")) || (data27 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/freshness/source",schemaPath:"#/properties/result/properties/freshness/properties/source/enum",keyword:"enum",params:{allowedValues: schema76.properties.result.properties.freshness.properties.source.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/freshness",schemaPath:"#/properties/result/properties/freshness/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -5951,15 +7531,15 @@ if(!(((data27 === "current") || (data27 === "stale")) || (data27 === "unknown"))
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate195.errors = vErrors;
+validate216.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_visualize_output = validate197;
-const schema71 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_visualize.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["template","mode","url","focus_node_id","query","snapshot","worker","token"],"additionalProperties":false,"properties":{"template":{"const":"graph-browser@17"},"mode":{"enum":["focus","search","overview"]},"url":{"type":"string","pattern":"^http://127\\.0\\.0\\.1:[0-9]+/\\?token=","description":"Loopback URL; its one-time token is traded once for an HttpOnly, SameSite=Strict cookie of this worker."},"focus_node_id":{"type":["string","null"]},"query":{"type":["string","null"]},"snapshot":{"type":"object","description":"The exact index snapshot the worker serves: the project id and the five-field publication signature.","required":["project_id","generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"project_id":{"type":"string"},"generation":{"type":"integer","minimum":1},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1}}},"worker":{"type":"object","required":["worker_id","reused","port"],"additionalProperties":false,"properties":{"worker_id":{"type":"string"},"reused":{"type":"boolean","description":"An already running worker of this exact snapshot answered."},"port":{"type":"integer","minimum":1,"maximum":65535}}},"token":{"type":"object","required":["single_use"],"additionalProperties":false,"properties":{"single_use":{"const":true}}}}}}};
-const pattern48 = new RegExp("^http://127\\.0\\.0\\.1:[0-9]+/\\?token=", "u");
+export const validate_docforge_visualize_output = validate218;
+const schema77 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_visualize.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["template","mode","url","focus_node_id","query","snapshot","worker","token"],"additionalProperties":false,"properties":{"template":{"const":"graph-browser@17"},"mode":{"enum":["focus","search","overview"]},"url":{"type":"string","pattern":"^http://127\\.0\\.0\\.1:[0-9]+/\\?token=","description":"Loopback URL; its one-time token is traded once for an HttpOnly, SameSite=Strict cookie of this worker."},"focus_node_id":{"type":["string","null"]},"query":{"type":["string","null"]},"snapshot":{"type":"object","description":"The exact index snapshot the worker serves: the project id and the five-field publication signature.","required":["project_id","generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"project_id":{"type":"string"},"generation":{"type":"integer","minimum":1},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1}}},"worker":{"type":"object","required":["worker_id","reused","port"],"additionalProperties":false,"properties":{"worker_id":{"type":"string"},"reused":{"type":"boolean","description":"An already running worker of this exact snapshot answered."},"port":{"type":"integer","minimum":1,"maximum":65535}}},"token":{"type":"object","required":["single_use"],"additionalProperties":false,"properties":{"single_use":{"const":true}}}}}}};
+const pattern51 = new RegExp("^http://127\\.0\\.0\\.1:[0-9]+/\\?token=", "u");
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_visualize.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5968,7 +7548,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema71.properties.result.required){
+for(const prop0 of schema77.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
@@ -5979,28 +7559,28 @@ if("graph-browser@17" !== data0.template) (vErrors ??= []).push({instancePath:in
 }
 if(data0.mode !== undefined){
 let data2 = data0.mode;
-if(!(((data2 === "focus") || (data2 === "search")) || (data2 === "overview"))) (vErrors ??= []).push({instancePath:instancePath+"/result/mode",schemaPath:"#/properties/result/properties/mode/enum",keyword:"enum",params:{allowedValues: schema71.properties.result.properties.mode.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data2 === "focus") || (data2 === "search")) || (data2 === "overview"))) (vErrors ??= []).push({instancePath:instancePath+"/result/mode",schemaPath:"#/properties/result/properties/mode/enum",keyword:"enum",params:{allowedValues: schema77.properties.result.properties.mode.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.url !== undefined){
 let data3 = data0.url;
 if(typeof data3 === "string"){
-if(!pattern48.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/result/url",schemaPath:"#/properties/result/properties/url/pattern",keyword:"pattern",params:{pattern: "^http://127\\.0\\.0\\.1:[0-9]+/\\?token="},message:"must match pattern \""+"^http://127\\.0\\.0\\.1:[0-9]+/\\?token="+"\""}), errors++;
+if(!pattern51.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/result/url",schemaPath:"#/properties/result/properties/url/pattern",keyword:"pattern",params:{pattern: "^http://127\\.0\\.0\\.1:[0-9]+/\\?token="},message:"must match pattern \""+"^http://127\\.0\\.0\\.1:[0-9]+/\\?token="+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/url",schemaPath:"#/properties/result/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.focus_node_id !== undefined){
 let data4 = data0.focus_node_id;
-if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/focus_node_id",schemaPath:"#/properties/result/properties/focus_node_id/type",keyword:"type",params:{type: schema71.properties.result.properties.focus_node_id.type},message:"must be string,null"}), errors++;
+if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/focus_node_id",schemaPath:"#/properties/result/properties/focus_node_id/type",keyword:"type",params:{type: schema77.properties.result.properties.focus_node_id.type},message:"must be string,null"}), errors++;
 }
 if(data0.query !== undefined){
 let data5 = data0.query;
-if((typeof data5 !== "string") && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: schema71.properties.result.properties.query.type},message:"must be string,null"}), errors++;
+if((typeof data5 !== "string") && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: schema77.properties.result.properties.query.type},message:"must be string,null"}), errors++;
 }
 if(data0.snapshot !== undefined){
 let data6 = data0.snapshot;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const prop1 of schema71.properties.result.properties.snapshot.required){
+for(const prop1 of schema77.properties.result.properties.snapshot.required){
 if(data6[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data6){
@@ -6027,7 +7607,7 @@ if(!pattern1.test(data9)) (vErrors ??= []).push({instancePath:instancePath+"/res
 if(data6.index_file !== undefined){
 let data10 = data6.index_file;
 if(typeof data10 === "string"){
-if(!pattern46.test(data10)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""}), errors++;
+if(!pattern49.test(data10)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
@@ -6035,7 +7615,7 @@ if(!pattern46.test(data10)) (vErrors ??= []).push({instancePath:instancePath+"/r
 if(data6.index_ino !== undefined){
 let data11 = data6.index_ino;
 if(typeof data11 === "string"){
-if(!pattern47.test(data11)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""}), errors++;
+if(!pattern50.test(data11)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
@@ -6054,7 +7634,7 @@ if(data12 < 1 || isNaN(data12)) (vErrors ??= []).push({instancePath:instancePath
 if(data0.worker !== undefined){
 let data13 = data0.worker;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const prop2 of schema71.properties.result.properties.worker.required){
+for(const prop2 of schema77.properties.result.properties.worker.required){
 if(data13[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/worker",schemaPath:"#/properties/result/properties/worker/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data13){
@@ -6081,7 +7661,7 @@ if(data16 < 1 || isNaN(data16)) (vErrors ??= []).push({instancePath:instancePath
 if(data0.token !== undefined){
 let data17 = data0.token;
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const prop3 of schema71.properties.result.properties.token.required){
+for(const prop3 of schema77.properties.result.properties.token.required){
 if(data17[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/token",schemaPath:"#/properties/result/properties/token/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key3 in data17){
@@ -6101,6 +7681,6 @@ if(true !== data17.single_use) (vErrors ??= []).push({instancePath:instancePath+
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate197.errors = vErrors;
+validate218.errors = vErrors;
 return errors === 0;
 }
