@@ -66,6 +66,9 @@ for (const [label, config] of [
     const imports = testToSrc.filter((e) => e.relation === 'imports');
     assert.ok(imports.some((e) => e.source_id === 'code:test/simple-test.test.ts' && e.target_id === 'code:src/index.ts'), JSON.stringify(imports.slice(0, 5)));
     assert.ok(imports.length >= 25, `${imports.length} test -> src imports`);
+    // The package's own name goes through the same package.json entry (a self-import beside the real tests).
+    const self = link({ ...extra, 'test/self-name.test.ts': "import Piscina from 'piscina'\nexport const pool = new Piscina()\n" });
+    assert.ok(self.testToSrc.some((e) => e.relation === 'imports' && e.source_id === 'code:test/self-name.test.ts' && e.target_id === 'code:src/index.ts'));
     // Tests now call into the sources: calls and tested_by edges reach Piscina.run.
     const run = result.edges.filter((e) => e.relation === 'calls' && e.target_id === 'code:src/index.ts#Piscina.run' && e.source_id.startsWith('code:test/'));
     assert.ok(run.length > 0, 'a test calls Piscina.run');
