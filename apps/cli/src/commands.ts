@@ -153,6 +153,9 @@ export function validationFindings(manager: IndexManager, sync: SyncReport, limi
 /** The `docforge search` filter options: comma-separated lists, as docforge_search's filter arguments of the same names. */
 export type SearchFilterOptions = Partial<Record<(typeof SEARCH_FILTERS)[number], string>>;
 
+/** Most values of a filter's field a search with an unmatched, unsuggested filter value lists. */
+const HELD_VALUES_SHOWN = 20;
+
 /** The filters `docforge search` takes (`--kinds function,method`); each is docforge_search's argument of that name. */
 export const SEARCH_FILTERS = ['kinds', 'families', 'authorities', 'statuses', 'tags', 'languages', 'capabilities'] as const;
 
@@ -171,7 +174,7 @@ export async function runSearch(root: string, query: string, limit: number | str
   const checked = args as unknown as ToolInputs['docforge_search'];
   const filters: Record<string, string[]> = {};
   for (const key of SEARCH_FILTERS) if (Array.isArray(args[key])) filters[key] = [...(args[key] as string[])].sort();
-  const { effectiveLimit, searchNodes, unmatchedFilterValues } = await import('@docforge/retrieval');
+  const { effectiveLimit, existingFilterValues, searchNodes, unmatchedFilterValues } = await import('@docforge/retrieval');
   return withManager(root, options, (manager, sync) => {
     const n = effectiveLimit(checked.limit, sync.descriptor.limits.max_results, 10);
     const result = searchNodes(manager.reader(), query, n, filters);
@@ -181,7 +184,12 @@ export async function runSearch(root: string, query: string, limit: number | str
       printRaw(JSON.stringify({ ...result, unmatched_filters: unmatched }, null, 2));
       return 0;
     }
-    for (const miss of json ? [] : unmatched) print(`no node has ${miss.filter} ${JSON.stringify(miss.value)}${miss.did_you_mean === null ? '' : `; did you mean ${JSON.stringify(miss.did_you_mean)}?`}`);
+    for (const miss of json ? [] : unmatched) {
+      // Without a close value, say what the field does hold (kinds: class, function, ..., type).
+      const held = miss.did_you_mean === null && miss.filter !== 'relations' ? existingFilterValues(manager.reader(), miss.filter, HELD_VALUES_SHOWN) : null;
+      const list = held === null ? '' : `; ${miss.filter} in this index: ${held.values.length === 0 ? 'none' : held.values.join(', ')}${held.truncated ? ', …' : ''}`;
+      print(`no node has ${miss.filter} ${JSON.stringify(miss.value)}${miss.did_you_mean === null ? list : `; did you mean ${JSON.stringify(miss.did_you_mean)}?`}`);
+    }
     if (json) printRaw(JSON.stringify(result, null, 2));
     else {
       for (const [i, hit] of result.items.entries()) {

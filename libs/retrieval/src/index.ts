@@ -30,4 +30,4 @@ export type { AffectedEntry, AffectedHop, AffectedOptions, AffectedResult, Affec
 export { affectedFrom, affectedRole, AFFECTED_INCOMING_CATEGORIES, AFFECTED_OUTGOING_RELATIONS } from './affected.js';
 // Filter values no node holds, with a suggestion (empty pages of search and filter_nodes).
 export type { UnmatchedFilterValue } from './unmatched-filters.js';
-export { nearestName, unmatchedFilterValues, unmatchedRelations, UNMATCHED_FILTER_CAP } from './unmatched-filters.js';
+export { existingFilterValues, nearestName, unmatchedFilterValues, unmatchedRelations, UNMATCHED_FILTER_CAP } from './unmatched-filters.js';

@@ -56,8 +56,9 @@ export function unmatchedFilterValues(reader: IndexReader, filters: NodeFilters)
 
 /**
  * The one of `existing` that `value` probably meant: one equal but for case, else the nearest
- * within an edit distance of a third of `value`'s length (at least 1, at most 3); null when none
- * is that close (`serch` -> `search` among the CLI's commands).
+ * within an edit distance of a third of `value`'s length (at least 1, at most 3) (`serch` ->
+ * `search` among the CLI's commands), else one the value contains or begins ({@link containedName});
+ * null when none is that close.
  */
 export function nearestName(value: string, existing: readonly string[]): string | null {
   if (existing.length === 0) return null;
@@ -67,7 +68,37 @@ export function nearestName(value: string, existing: readonly string[]): string 
   const lowered = existing.map((candidate) => candidate.toLowerCase());
   const nearest = closest(folded, lowered);
   const bound = Math.min(3, Math.max(1, Math.floor(value.length / 3)));
-  return distance(folded, nearest) <= bound ? (existing[lowered.indexOf(nearest)] ?? null) : null;
+  if (distance(folded, nearest) <= bound) return existing[lowered.indexOf(nearest)] ?? null;
+  return containedName(folded, existing, lowered);
+}
+
+/**
+ * The existing name of at least {@link MIN_CONTAINED} characters that a value contains (a kind
+ * spelled with a qualifier, `typealias` -> `type`, `testfile` -> `test`), the longest one; else the
+ * one existing name the value begins (`func` -> `function`, a value of at least 3 characters);
+ * null when none, or when two tie.
+ */
+function containedName(folded: string, existing: readonly string[], lowered: readonly string[]): string | null {
+  const unique = (indexes: number[]): string | null => (indexes.length === 1 ? existing[indexes[0]!] ?? null : null);
+  const contained = lowered.flatMap((name, i) => (name.length >= MIN_CONTAINED && folded.includes(name) ? [i] : []));
+  if (contained.length > 0) {
+    const longest = Math.max(...contained.map((i) => lowered[i]!.length));
+    return unique(contained.filter((i) => lowered[i]!.length === longest));
+  }
+  return folded.length >= 3 ? unique(lowered.flatMap((name, i) => (name.startsWith(folded) ? [i] : []))) : null;
+}
+
+/** Shortest existing name {@link nearestName} suggests because a value contains it. */
+const MIN_CONTAINED = 4;
+
+/**
+ * The values of a filter's field that nodes of the index hold (at most `max`, by value), for a
+ * miss with no suggestion: the reader then learns what the field holds (`kinds`: `class`,
+ * `function`, ... `type`) instead of an empty answer alone. `truncated` when there are more.
+ */
+export function existingFilterValues(reader: IndexReader, filter: keyof NodeFilters, max: number): { values: string[]; truncated: boolean } {
+  const counts = reader.facetValues(Math.min(max, SUGGESTION_CANDIDATES))[FACET_OF[filter]];
+  return { values: counts.values.map((v) => v.value), truncated: counts.truncated };
 }
 
 /**

@@ -29,15 +29,26 @@ export interface AliasConfig {
   paths: { pattern: string; prefix: string; suffix: string; targets: string[] }[];
 }
 
-interface RawOptions {
+/**
+ * The merged options of one config and its `extends` chain that the resolvers use. Directories are
+ * project-relative, each resolved against the config that declares it, as TypeScript does.
+ */
+export interface RawOptions {
   baseUrl: string | null;
   paths: Record<string, string[]> | null;
   pathsDir: string;
+  /** `compilerOptions.outDir`, or null when none is set (or it leaves the project). */
+  outDir: string | null;
+  /** `compilerOptions.rootDir`, or null when none is set (or it leaves the project). */
+  rootDir: string | null;
+  /** `include` entries as project-relative patterns (empty when one is no string or leaves the project), or null when none is set. */
+  include: string[] | null;
 }
 
 /** Finds and reads the alias config that applies to each directory (cached). */
 export class AliasConfigs {
   private readonly byDir = new Map<string, AliasConfig | null>();
+  private readonly byFile = new Map<string, RawOptions | null | undefined>();
 
   /**
    * @param lenient reads a config text jsonc-parser rejects, as TypeScript's own reader would (see
@@ -68,6 +79,15 @@ export class AliasConfigs {
   }
 
   /**
+   * The merged options of the config file at a project-relative path and its `extends` chain
+   * (cached): undefined when the file is absent, null when it is present but unreadable as a config.
+   */
+  options(file: string): RawOptions | null | undefined {
+    if (!this.byFile.has(file)) this.byFile.set(file, this.read(file, 0));
+    return this.byFile.get(file);
+  }
+
+  /**
    * The merged options of a config and its `extends` chain: undefined when the file is absent,
    * null when it is present but unreadable as a config.
    */
@@ -78,7 +98,7 @@ export class AliasConfigs {
     if (parsed === null) return null;
     const json = parsed as { extends?: unknown; compilerOptions?: Record<string, unknown> };
     const dir = posix.dirname(file) === '.' ? '' : posix.dirname(file);
-    let options: RawOptions = { baseUrl: null, paths: null, pathsDir: dir };
+    let options: RawOptions = { baseUrl: null, paths: null, pathsDir: dir, outDir: null, rootDir: null, include: null };
     if (depth < MAX_EXTENDS_DEPTH) {
       const bases = typeof json.extends === 'string' ? [json.extends] : Array.isArray(json.extends) ? json.extends : [];
       for (const base of bases) {
@@ -90,6 +110,15 @@ export class AliasConfigs {
     }
     const compiler = json.compilerOptions ?? {};
     if (typeof compiler['baseUrl'] === 'string') options.baseUrl = normalize(join(dir, compiler['baseUrl']));
+    for (const key of ['outDir', 'rootDir'] as const) {
+      const value = compiler[key];
+      if (typeof value === 'string') options[key] = normalize(join(dir, value));
+    }
+    const include = (json as { include?: unknown }).include;
+    if (Array.isArray(include)) {
+      const entries = include.map((entry) => (typeof entry === 'string' ? normalize(join(dir, entry)) : null));
+      options.include = entries.every((entry) => entry !== null) ? entries : [];
+    }
     const paths = compiler['paths'];
     if (paths !== null && typeof paths === 'object' && !Array.isArray(paths)) {
       const clean: Record<string, string[]> = {};
@@ -126,6 +155,9 @@ function definedOnly(options: RawOptions): Partial<RawOptions> {
     out.paths = options.paths;
     out.pathsDir = options.pathsDir;
   }
+  if (options.outDir !== null) out.outDir = options.outDir;
+  if (options.rootDir !== null) out.rootDir = options.rootDir;
+  if (options.include !== null) out.include = options.include;
   return out;
 }
 

@@ -145,6 +145,8 @@ export class ExtractState {
   readonly objectVars = new Map<string, boolean>();
   /** The function nodes declared as members of an {@link objectVars} variable, by variable name. */
   readonly objectMembers = new Map<string, string[]>();
+  /** Declarations added when the walk is done (type aliases, type-alias.ts: after every value of the same name). */
+  readonly deferred: (() => void)[] = [];
 
   constructor(input: CodeExtractInput) {
     this.path = input.path;
@@ -218,6 +220,29 @@ export class ExtractState {
     this.edges.push({ source_id: scope.declId ?? this.moduleId, relation: 'contains', target_id: id, source_path: this.path, line: start });
     if (scope.declId === null && !this.topDecls.has(name)) this.topDecls.set(name, id);
     return { id, merged: false };
+  }
+
+  /**
+   * A type alias (`type X<T> = ...`, issue 30): a declaration node of kind `type`, the kind the Go
+   * and Rust adapters give a type declaration, so documentation naming it links as an interface
+   * does. A type is no value, so it is added when the walk is done ({@link deferred}), and not at
+   * all when a declaration of the scope already holds its name (`function f` beside `type f = ...`,
+   * which TypeScript allows): that node stays the name's one node, its id unchanged, and mentions
+   * of the name stay unambiguous.
+   */
+  visitTypeAlias(decl: ts.TypeAliasDeclaration, scope: Scope): void {
+    const sf = this.sf;
+    const name = decl.name.text;
+    // The summary is the declaration from its name on; withDoc cuts it to one line of MAX_SUMMARY.
+    const summary = `type ${sf.text.slice(decl.name.getStart(sf), decl.end)}`.replace(/;\s*$/, '');
+    const exported = scope.topLevel && hasModifier(decl, ts.SyntaxKind.ExportKeyword);
+    this.deferred.push(() => {
+      if (this.decls.has(`${this.moduleId}#${this.qualified(scope, name)}`)) return;
+      const { id } = this.addDecl('type', name, scope, decl, summary, decl, false);
+      if (!exported) return;
+      this.addCap(id, 'exported');
+      this.exportsList.push({ name, local: name, specifier: null, imported: null, line: lineAt(sf, decl.getStart(sf)) });
+    });
   }
 
   /** Notes a function-local `const name = { ... }` (its prototype may be set: literals.ts `recordPrototype`). */
@@ -317,9 +342,9 @@ export class ExtractState {
     linkData.value_refs = Object.fromEntries([...values].sort().map((name) => [name, this.identRefs.get(name) ?? 0]));
   }
 
-  /** The extraction result: nodes with capabilities, `defines` edges and the link data. */
-  finish(): TsExtractResult {
-    const sf = this.sf;
+  /** Adds the deferred declarations (type aliases), then marks the exported ones: each one's `defines` line, by id. */
+  private exportLines(): Map<string, number> {
+    for (const add of this.deferred) add();
     const definesLines = new Map<string, number>();
     for (const record of this.exportsList) {
       if (record.local === null) continue;
@@ -328,6 +353,13 @@ export class ExtractState {
       this.addCap(id, 'exported');
       if (!definesLines.has(id)) definesLines.set(id, record.line);
     }
+    return definesLines;
+  }
+
+  /** The extraction result: nodes with capabilities, `defines` edges and the link data. */
+  finish(): TsExtractResult {
+    const sf = this.sf;
+    const definesLines = this.exportLines();
     // Members of an exported object variable (`module.exports = res`, or an alias of the exports) are exported.
     const exportedLocals = new Set(this.exportsList.map((record) => record.local));
     for (const [owner, ids] of this.objectMembers) {

@@ -25,7 +25,7 @@ import {
 const MAX_SYNTAX_ISSUES = 20;
 
 /**
- * Extracts one TypeScript/JavaScript file: module, class, interface, function and method nodes;
+ * Extracts one TypeScript/JavaScript file: module, class, interface, type alias, function and method nodes;
  * `contains` and `defines` edges; Logic when `input.logic` (never for declaration files); and
  * the adapter-private link data; the code text of bodies and the module's top level (code-text.ts,
  * issue 31 item 1). Pure and deterministic; never throws (a syntax problem becomes
@@ -275,7 +275,7 @@ class Extractor extends ExtractState implements Walker {
         this.visitInterface(node as ts.InterfaceDeclaration, scope);
         return;
       case ts.SyntaxKind.TypeAliasDeclaration:
-        return;
+        return this.visitTypeAlias(node as ts.TypeAliasDeclaration, scope);
       case ts.SyntaxKind.ModuleDeclaration:
         this.visitModuleDeclaration(node as ts.ModuleDeclaration, scope);
         return;

@@ -34,12 +34,13 @@ export interface TsExportRecord {
   line: number;
 }
 
-/** A declaration node of the file (class, interface, function, method). */
+/** A declaration node of the file (class, interface, type alias, function, method). */
 export interface TsDeclRecord {
   id: string;
   /** Simple name (last qualified segment). */
   name: string;
-  kind: 'class' | 'interface' | 'function' | 'method';
+  /** `type`: a type alias (type-alias.ts), never a call target. */
+  kind: 'class' | 'interface' | 'type' | 'function' | 'method';
   /** Id of the parent declaration, or null when the parent is the module. */
   parent: string | null;
   /** For a member declared with a computed key (`[kRun]() {}`): the key's dotted expression (`kRun`). */

@@ -7,7 +7,7 @@ import { readDocforgeConfig } from '@docforge/core';
 import { Accelerators } from '@docforge/accelerate';
 import {
   exportTargets, parsePackageJson, validExportTarget, type PackageInfo,
-  AliasConfigs, fileCandidates, joinRelative as join, normalizeRelative as normalize, packageDirectories, pathCandidates, resolutionModeOf, type ResolutionMode,
+  AliasConfigs, OutDirMap, fileCandidates, joinRelative as join, normalizeRelative as normalize, packageDirectories, pathCandidates, resolutionModeOf, type ResolutionMode,
 } from '@docforge/ts-paths';
 import { primeCompiler } from './compiler.cjs';
 
@@ -28,7 +28,10 @@ const BUILTINS = new Set(builtinModules);
  * `paths` aliases and `baseUrl` of the nearest tsconfig.json/jsconfig.json (tsconfig.ts). Everything
  * else (builtins, `node_modules` packages, URLs) is `external`. The importing file's extension
  * picks the {@link ResolutionMode}: a TypeScript file prefers `x.ts`, then `x.d.ts`, then `x.js`;
- * a JavaScript file (or a package.json target) the file named, and a declaration file last.
+ * a JavaScript file (or a package.json target) the file named, and a declaration file last. A
+ * path into a build output folder left out of the index resolves to its source when the project's
+ * tsconfig.json proves the mapping (`outDir`/`rootDir`, issue 30); `..` or the package's own name
+ * reach it through package.json `main`/`exports`.
  * Results are cached per directory and mode.
  */
 export class SpecifierResolver {
@@ -38,9 +41,11 @@ export class SpecifierResolver {
   private readonly malformed = new Map<string, { code: 'malformed_package_json' | 'unreadable_package_json'; why: string }>();
   private projectPackages: Map<string, string> | null = null;
   private readonly aliases: AliasConfigs;
+  private readonly outputs: OutDirMap;
 
   constructor(private readonly resolver: ModuleResolver, private readonly allPaths: readonly string[]) {
     this.aliases = new AliasConfigs(resolver, lenientConfigText);
+    this.outputs = new OutDirMap(this.aliases);
   }
 
   /**
@@ -122,9 +127,15 @@ export class SpecifierResolver {
     return out;
   }
 
-  /** The first project file among the candidates of `path` (candidates.ts), or null. */
+  /**
+   * The first project file among the candidates of `path` (candidates.ts); else, for a path in a
+   * build output folder the project does not index (`dist/index.js`), the source the project's
+   * tsconfig.json proves is compiled there (ts-paths `OutDirMap`: `src/index.ts`); else null.
+   */
   private file(path: string, mode: ResolutionMode): string | null {
     for (const candidate of fileCandidates(path, mode)) if (this.resolver.hasFile(candidate)) return candidate;
+    const source = this.outputs.sourceOf(path);
+    if (source !== null) for (const candidate of fileCandidates(source, 'typescript')) if (this.resolver.hasFile(candidate)) return candidate;
     return null;
   }
 
