@@ -1,0 +1,77 @@
+// Pins a new-user trial of issue 30 (2026-12-07) on packages nobody here wrote, each copied from
+// node_modules into a temporary project that `docforge init` describes, as a user would:
+// - semver 7.8.6: `docforge context QUERY` showed README's last section while `search` named the
+//   section the query is about; context, task context and search now pick a section by one rule.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync } from 'node:fs';
+import path from 'node:path';
+import { CLI_ENTRY, REPO_ROOT } from './helpers/paths.js';
+import { removeDir, tempDir } from './helpers/projects.js';
+import type { Json } from './helpers/server.js';
+
+/** One finished `docforge` run. */
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], cwd?: string): Run {
+  return spawnSync(process.execPath, [CLI_ENTRY, ...args], { encoding: 'utf8', cwd, maxBuffer: 64 * 1024 * 1024 });
+}
+
+/** `docforge ARGS --json` that must succeed, parsed: a read command's tool `result`, else the whole output. */
+function json(args: string[]): Json {
+  const run = cli([...args, '--json']);
+  assert.equal(run.status, 0, `${args.join(' ')}: ${run.stderr}`);
+  const parsed = JSON.parse(run.stdout) as Json;
+  return parsed.ok === true && typeof parsed.result === 'object' ? (parsed.result as Json) : parsed;
+}
+
+/** A copy of an installed package in a temporary folder, described by `docforge init`. */
+function initCopy(name: string, prefix: string): { root: string; dir: string } {
+  const dir = tempDir(prefix);
+  const root = path.join(dir, name);
+  const source = path.join(REPO_ROOT, 'node_modules', name);
+  cpSync(source, root, { recursive: true, filter: (from) => !path.relative(source, from).split(path.sep).includes('node_modules') });
+  const init = cli(['init', root]);
+  assert.equal(init.status, 0, init.stderr);
+  return { root, dir };
+}
+
+describe('semver 7.8.6: context picks the section search names', () => {
+  const { root, dir } = initCopy('semver', 'docforge-f30-semver-');
+  // Questions about different sections of semver's README (one long document).
+  const questions = ['coerce loose version string to semver', 'caret ranges allow patch and minor updates', 'tilde ranges allow patch-level changes', 'compare two versions and sort them'];
+
+  test('each README excerpt of context starts at the section search names for the query', () => {
+    let checked = 0;
+    for (const query of questions) {
+      const hits = json(['search', '-C', root, '--limit', '10', query]).items as Json[];
+      const readme = hits.find((hit) => hit.source_path === 'README.md');
+      if (readme?.section == null) continue;
+      const items = (json(['context', '-C', root, '--limit', '6', query]).items as Json[]).filter((item) => item.id === readme.id);
+      assert.equal(items.length, 1, `${query}: README in context`);
+      const heading = String(items[0]!.excerpt).split('\n')[0]!;
+      assert.match(heading, /^#+ /, `${query}: excerpt starts at a heading: ${heading}`);
+      assert.ok(heading.replace(/[`*_]/g, '').includes(String(readme.section.title).replace(/[`*_]/g, '')), `${query}: search names ${JSON.stringify(readme.section)}, context shows ${heading}`);
+      checked += 1;
+    }
+    assert.ok(checked >= 3, `README sections checked: ${checked}`);
+    // The trial's own case: the Coercion section, not SEMVER_SPEC_VERSION at the end of the file.
+    const coerce = (json(['context', '-C', root, '--limit', '6', questions[0]!]).items as Json[]).find((item) => item.source_path === 'README.md');
+    assert.match(String(coerce?.excerpt), /^#+ Coercion/);
+  });
+
+  test('task context excerpts pick the section by the same rule', () => {
+    const result = json(['context', '-C', root, '--task-kind', 'implementation', '--limit', '20', questions[0]!]);
+    const readme = (result.items as Json[]).find((item) => item.source_path === 'README.md' && item.type !== 'omission');
+    assert.ok(readme !== undefined, 'README is evidence');
+    assert.equal(readme.excerpt_section?.slug, 'coercion', JSON.stringify(readme.excerpt_section));
+    assert.match(String(readme.excerpt), /^#+ Coercion/);
+  });
+
+  test.after(() => removeDir(dir));
+});
