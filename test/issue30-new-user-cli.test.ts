@@ -75,3 +75,33 @@ describe('semver 7.8.6: context picks the section search names', () => {
 
   test.after(() => removeDir(dir));
 });
+
+describe('piscina 5.0.0: context --node lists every direct neighbour, callers included, before depth 2', () => {
+  const { root, dir } = initCopy('piscina', 'docforge-f30-piscina-');
+  const focus = 'code:src/index.ts#ThreadPool.runTask';
+
+  test('depth-1 neighbours in both directions come first, and the text form shows relation and direction', () => {
+    const result = json(['context', '-C', root, '--node', focus, '--limit', '30']);
+    const entries = (result.items as Json[]).filter((item) => item.type !== 'omission');
+    const depths = entries.filter((item) => item.relation != null).map((item) => Number(item.relation.depth));
+    assert.ok(depths.length > 0);
+    // Never a depth-2 neighbour before a depth-1 one.
+    assert.deepEqual(depths, [...depths].sort((a, b) => a - b), JSON.stringify(depths));
+    // Every edge of the focus, incoming and outgoing, is a depth-1 entry (the trial's missing caller: Piscina.run).
+    const node = json(['node', '-C', root, focus, '--no-body']);
+    const incoming = (node.edges.incoming as Json[]).map((edge) => String(edge.source_id));
+    assert.ok(incoming.includes('code:src/index.ts#Piscina.run'), JSON.stringify(incoming));
+    const listed = new Set(entries.map((item) => String(item.id)));
+    for (const id of incoming) assert.ok(listed.has(id), `caller ${id} listed`);
+    const callers = entries.filter((item) => item.relation?.direction === 'incoming' && item.relation.depth === 1);
+    assert.ok(callers.length >= 1);
+    const text = cli(['context', '-C', root, '--node', focus, '--limit', '30']);
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /^<-calls- code:src\/index\.ts#Piscina\.run /m, text.stdout);
+    assert.match(text.stdout, /^-calls-> code:/m, text.stdout);
+    // A depth-2 item names the node it was reached through.
+    if (depths.includes(2)) assert.match(text.stdout, /^\(via code:[^)]+\) (-\S+-> |<-\S+- )code:/m, text.stdout);
+  });
+
+  test.after(() => removeDir(dir));
+});

@@ -98,15 +98,28 @@ function printExcerpt(item: Item, print: Print): void {
   if (lines.length > EXCERPT_LINES || item.excerpt_truncated === true) print('    \u2026');
 }
 
+/**
+ * How a context item was reached (issue 30): `-calls-> ` when the node it was reached from holds
+ * the edge (outgoing), `<-calls- ` when this item holds it (incoming), with `(via ID)` when that
+ * node is not the focus (a depth-2 item); empty for a focus or search item.
+ */
+function reachedBy(item: Item, focus: string | null): string {
+  const step = item.relation as Item | null | undefined;
+  if (step === null || typeof step !== 'object' || typeof step.relation !== 'string') return '';
+  const arrow = step.direction === 'incoming' ? `<-${step.relation}- ` : `-${step.relation}-> `;
+  return typeof step.via === 'string' && step.via !== focus ? `(via ${step.via}) ${arrow}` : arrow;
+}
+
 function printContext(result: Item, print: Print): void {
   const items = itemsOf(result);
   const plan = result.plan as Item | undefined;
   if (plan && typeof plan === 'object' && plan.focus && typeof plan.focus === 'object') print(`task ${String(result.task_kind)}, focus ${String((plan.focus as Item).mode)}`);
+  const focus = items.find((item) => item.selected_by === 'focus')?.id;
   for (const item of items) {
     if (item.type === 'omission') print(`(omitted ${String(item.id)}: ${String(item.reason)})`);
     else {
       const where = typeof item.start_line === 'number' ? `${String(item.source_path ?? '')}:${item.start_line}` : String(item.source_path ?? '');
-      print(`${String(item.id)}  [${String(item.kind)}]  ${oneLine(item.title, 80)}  ${where}${typeof item.depth === 'number' ? `  depth ${item.depth}` : ''}`);
+      print(`${reachedBy(item, typeof focus === 'string' ? focus : null)}${String(item.id)}  [${String(item.kind)}]  ${oneLine(item.title, 80)}  ${where}${typeof item.depth === 'number' ? `  depth ${item.depth}` : ''}`);
       printExcerpt(item, print);
     }
   }

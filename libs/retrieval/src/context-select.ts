@@ -145,8 +145,8 @@ function hitSection(hit: SearchHit, query: RecallQuery): ExcerptSection {
 
 /**
  * The default deterministic selection: the exact focus node (`node_id`), then up to
- * {@link CONTEXT_SEARCH_SEEDS} bm25 hits for `query`, then the bounded neighbourhood: outgoing
- * then incoming traversal, depth 2 from the first seed and depth 1 from the other seeds, sharing
+ * {@link CONTEXT_SEARCH_SEEDS} bm25 hits for `query`, then the bounded neighbourhood
+ * ({@link neighbourhood}): every seed's depth-1 neighbours, then the first seed's depth-2 ones, sharing
  * one {@link DEFAULT_EDGE_BUDGET} candidate-edge budget. At most `limits.max_results` entries;
  * dangling edge targets (no indexed node) are skipped.
  * @throws DocforgeError `node_not_found` for an unknown `node_id`; `invalid_arguments` when
@@ -179,9 +179,25 @@ export function selectContext(reader: IndexReader, request: ContextRequest, limi
       seeds.push(node.id);
     }
   }
+  const hood = neighbourhood(reader, seeds, entries, seen, cap);
+  return { entries, truncated: hood.reason !== null, truncation_reason: hood.reason, examined_edges: hood.examined };
+}
+
+/**
+ * Adds the bounded neighbourhood of `seeds` to `entries` (at most `cap` entries in all), in rounds
+ * (issue 30: a callee two hops away never takes the place of a direct caller): first every depth-1
+ * neighbour of every seed, outgoing then incoming per seed; then the depth-2 neighbours of the
+ * first seed, outgoing then incoming. The second round traverses depth 2 again and keeps only its
+ * depth-2 items, so its depth-1 edges are examined (and counted) twice. All traversals share one
+ * {@link DEFAULT_EDGE_BUDGET} candidate-edge budget.
+ */
+function neighbourhood(reader: IndexReader, seeds: readonly string[], entries: ContextEntry[], seen: Set<string>, cap: number): { examined: number; reason: ContextSelection['truncation_reason'] } {
   let examined = 0;
   let reason: ContextSelection['truncation_reason'] = null;
-  outer: for (const [index, seed] of seeds.entries()) {
+  // Depth-1 items each first-round traversal listed, by direction then seed: the depth-2 round lists them again.
+  const firstRound = new Map<string, number>();
+  const rounds = [...seeds.map((seed) => ({ seed, depth: 1 })), ...seeds.slice(0, 1).map((seed) => ({ seed, depth: 2 }))];
+  outer: for (const { seed, depth } of rounds) {
     for (const direction of ['outgoing', 'incoming'] as const) {
       const room = cap - entries.length;
       if (room <= 0) {
@@ -193,25 +209,22 @@ export function selectContext(reader: IndexReader, request: ContextRequest, limi
         reason ??= 'edge_budget';
         break outer;
       }
-      const result = traverse(reader, seed, { direction, depth: index === 0 ? 2 : 1, limit: room, edgeBudget: budget });
+      // The depth-2 round passes over the depth-1 items it lists again (already taken, or cut by the cap).
+      const passed = depth === 1 ? 0 : firstRound.get(`${direction} ${seed}`) ?? 0;
+      const result = traverse(reader, seed, { direction, depth, limit: room + passed, edgeBudget: budget });
       examined += result.examined_edges;
+      if (depth === 1) firstRound.set(`${direction} ${seed}`, result.items.length);
       for (const item of result.items) {
-        if (seen.has(item.id) || entries.length >= cap) continue;
+        if (item.depth !== depth || seen.has(item.id) || entries.length >= cap) continue;
         const node = reader.getNode(item.id);
         if (!node) continue;
         seen.add(item.id);
-        entries.push(entryOf(node, 'relation', NEIGHBOUR_EXCERPT_CHARS, null, {
-          relation: item.relation,
-          category: relationCategory(item.relation),
-          direction,
-          via: item.via,
-          depth: item.depth,
-        }));
+        entries.push(entryOf(node, 'relation', NEIGHBOUR_EXCERPT_CHARS, null, { relation: item.relation, category: relationCategory(item.relation), direction, via: item.via, depth: item.depth }));
       }
       if (result.truncation_reason) reason ??= result.truncation_reason;
     }
   }
-  return { entries, truncated: reason !== null, truncation_reason: reason, examined_edges: examined };
+  return { examined, reason };
 }
 
 /**
