@@ -105,3 +105,18 @@ describe('piscina 5.0.0: context --node lists every direct neighbour, callers in
 
   test.after(() => removeDir(dir));
 });
+
+describe('semver 7.8.6: validate shows why doc mentions did not link', () => {
+  const { root, dir } = initCopy('semver', 'docforge-f30-semver-b-');
+
+  test('validate --json carries mentions as docforge_validate_project does, and the text form says them', () => {
+    const result = json(['validate', '-C', root]);
+    const mentions = result.mentions as Record<string, number> | undefined;
+    assert.ok(mentions !== undefined, JSON.stringify(Object.keys(result)));
+    for (const key of ['edges', 'linked', 'bare_leaf', 'ambiguous']) assert.equal(typeof mentions[key], 'number', key);
+    const text = cli(['validate', '-C', root]);
+    assert.match(text.stdout, new RegExp(`code mentions in documents: ${mentions.linked} linked \\(${mentions.edges} documents edges\\); not linked: ${mentions.bare_leaf} only a leaf name of some code node \\(bare_leaf\\), ${mentions.ambiguous} naming several nodes \\(ambiguous\\)`), text.stdout);
+  });
+
+  test.after(() => removeDir(dir));
+});
