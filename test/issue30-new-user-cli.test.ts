@@ -106,7 +106,7 @@ describe('piscina 5.0.0: context --node lists every direct neighbour, callers in
   test.after(() => removeDir(dir));
 });
 
-describe('semver 7.8.6: validate shows why doc mentions did not link', () => {
+describe('semver 7.8.6: validate shows why doc mentions did not link; node lists and finds sections', () => {
   const { root, dir } = initCopy('semver', 'docforge-f30-semver-b-');
 
   test('validate --json carries mentions as docforge_validate_project does, and the text form says them', () => {
@@ -116,6 +116,29 @@ describe('semver 7.8.6: validate shows why doc mentions did not link', () => {
     for (const key of ['edges', 'linked', 'bare_leaf', 'ambiguous']) assert.equal(typeof mentions[key], 'number', key);
     const text = cli(['validate', '-C', root]);
     assert.match(text.stdout, new RegExp(`code mentions in documents: ${mentions.linked} linked \\(${mentions.edges} documents edges\\); not linked: ${mentions.bare_leaf} only a leaf name of some code node \\(bare_leaf\\), ${mentions.ambiguous} naming several nodes \\(ambiguous\\)`), text.stdout);
+  });
+
+  test('node lists its sections; --section takes a slug or the heading text; a miss suggests the nearest slugs', () => {
+    const text = cli(['node', '-C', root, 'README', '--no-body']);
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /^ {4}\s*caret-ranges-123-025-004 {2}\(Caret Ranges `\^1\.2\.3` `\^0\.2\.5` `\^0\.0\.4`\) {2}line \d+$/m, text.stdout);
+    assert.match(text.stdout, /^ {4}\s*coercion {2}\(Coercion\) {2}line \d+$/m, text.stdout);
+    const bySlug = json(['node', '-C', root, 'README', '--section', 'coercion', '--no-body']);
+    // The heading text as shown, in any case, names the same section.
+    // The trial's spelling drops the code spans: the heading whose slug is that text's slug.
+    for (const heading of ['Coercion', 'coercion', 'Caret Ranges `^1.2.3` `^0.2.5` `^0.0.4`', 'Caret Ranges ^1.2.3 ^0.2.5 ^0.0.4', 'caret ranges ^1.2.3 ^0.2.5 ^0.0.4']) {
+      const result = json(['node', '-C', root, 'README', '--section', heading, '--no-body']);
+      assert.equal(result.section.slug, heading.toLowerCase().startsWith('caret') ? 'caret-ranges-123-025-004' : bySlug.section.slug, heading);
+    }
+    // A near miss: the error names the nearest slugs, in the message and in details.did_you_mean.
+    for (const [wanted, meant] of [['Caret Ranges', 'caret-ranges-123-025-004'], ['coersion', 'coercion'], ['tilde-ranges', 'tilde-ranges-123-12-1']]) {
+      const miss = cli(['node', '-C', root, 'README', '--section', wanted!, '--json']);
+      assert.equal(miss.status, 1, miss.stderr);
+      const error = (JSON.parse(miss.stdout) as Json).error as Json;
+      assert.equal(error.code, 'invalid_arguments');
+      assert.ok((error.details.did_you_mean as string[]).includes(meant!), `${wanted}: ${JSON.stringify(error.details.did_you_mean)}`);
+      assert.ok(String(error.message).includes(`Did you mean "${meant}"`), error.message);
+    }
   });
 
   test.after(() => removeDir(dir));

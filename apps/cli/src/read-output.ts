@@ -41,6 +41,23 @@ function pageEnd(result: Item, print: Print, more: string): void {
   else if (result.truncated === true) print(`(truncated${result.truncation_reason ? `: ${String(result.truncation_reason)}` : ''}; raise --limit or narrow --relations)`);
 }
 
+/**
+ * The node's sections (issue 30): each anchor's slug, what `--section` takes, beside its heading
+ * text and line, indented by heading level; then how many more the response left out.
+ */
+function printSections(result: Item, node: Item, print: Print): void {
+  const anchors = Array.isArray(node.anchors) ? (node.anchors as Item[]) : [];
+  if (anchors.length === 0) return;
+  print(`  sections (--section SLUG or its heading text):`);
+  const top = Math.min(...anchors.map((a) => (typeof a.level === 'number' ? a.level : 1)));
+  for (const a of anchors) {
+    const indent = '  '.repeat(Math.max(0, (typeof a.level === 'number' ? a.level : top) - top));
+    print(`    ${indent}${String(a.slug)}  (${oneLine(a.title, 80)})  line ${String(a.line)}`);
+  }
+  const total = typeof result.anchors_total === 'number' ? result.anchors_total : anchors.length;
+  if (total > anchors.length) print(`    (${total - anchors.length} more not shown)`);
+}
+
 function printNode(result: Item, print: Print): void {
   const node = (result.node ?? {}) as Item;
   print(`${String(node.id)}  [${String(node.kind)}]  ${String(node.title)}`);
@@ -50,6 +67,7 @@ function printNode(result: Item, print: Print): void {
   for (const edge of edges.incoming ?? []) print(`  <--${String(edge.relation)}-- ${String(edge.source_id)}${reviewMark(edge)}`);
   const section = result.section as Item | null;
   if (section) print(`  section ${String(section.slug)} (${String(section.title)}), lines ${String(section.line)}-${String(section.end_line)}`);
+  else printSections(result, node, print);
   const unresolved = unresolvedCallsLine(result.unresolved_calls, String(node.id));
   if (unresolved !== null) print(`  ${unresolved}`);
   if (typeof node.body === 'string' && node.body !== '') {
