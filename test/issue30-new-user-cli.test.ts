@@ -2,6 +2,11 @@
 // node_modules into a temporary project that `docforge init` describes, as a user would:
 // - semver 7.8.6: `docforge context QUERY` showed README's last section while `search` named the
 //   section the query is about; context, task context and search now pick a section by one rule.
+// - piscina 5.0.0: `context --node` spent its limit on depth-2 callees and left out the only
+//   caller; depth-1 neighbours in both directions now come first, and the text shows the relation.
+// - semver: `validate` now shows the mention counts; `node` lists its sections, `--section` takes
+//   the heading text and a miss names the nearest slugs.
+// - Outside any project the error says so instead of proposing to init that folder.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -142,4 +147,20 @@ describe('semver 7.8.6: validate shows why doc mentions did not link; node lists
   });
 
   test.after(() => removeDir(dir));
+});
+
+test('outside any project the CLI says there is no DocForge project here, never to init that folder', () => {
+  const dir = tempDir('docforge-f30-nowhere-');
+  try {
+    for (const args of [['search', 'retry'], ['validate']]) {
+      const run = cli(args, dir);
+      assert.equal(run.status, 1, run.stderr);
+      assert.ok(run.stderr.includes('descriptor_invalid'), run.stderr);
+      assert.ok(run.stderr.includes('no DocForge project here'), run.stderr);
+      assert.ok(run.stderr.includes('"docforge init DIR" on the project\'s folder'), run.stderr);
+      assert.ok(!run.stderr.includes(`docforge init ${dir}`), run.stderr);
+    }
+  } finally {
+    removeDir(dir);
+  }
 });
