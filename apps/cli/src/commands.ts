@@ -128,13 +128,29 @@ export async function runValidate(root: string, limit: number | string | undefin
   return withManager(root, options, (manager, sync) => {
     const { issues: all, total: count } = validationFindings(manager, sync, checked.limit ?? 1000);
     const errors = all.filter((i) => i.severity === 'error').length;
-    if (json) printRaw(JSON.stringify({ valid: errors === 0, total: count, issues: all }, null, 2));
+    // How the documents' code mentions resolved, as docforge_validate_project's `mentions` (issue 30).
+    const counts = manager.reader().meta.mention_counts;
+    const mentions = counts ? (JSON.parse(counts) as Record<string, number>) : null;
+    if (json) printRaw(JSON.stringify({ valid: errors === 0, total: count, issues: all, ...(mentions ? { mentions } : {}) }, null, 2));
     else {
       for (const i of all) print(`${i.severity.padEnd(7)} ${i.code}: ${i.message}`);
+      if (mentions) print(mentionsLine(mentions));
       print(`${all.length} of ${count} ${count === 1 ? 'issue' : 'issues'} shown; ${errors === 0 ? 'valid' : 'invalid'}`);
     }
     return errors === 0 ? 0 : 1;
   });
+}
+
+/**
+ * One line on how the documents' code mentions resolved (`mentions` of docforge_validate_project;
+ * libs/project resolve-refs.ts `MentionCounts`): how many linked and the edges behind them, then why
+ * the others did not link.
+ */
+export function mentionsLine(m: Readonly<Record<string, number>>): string {
+  const n = (key: string): number => m[key] ?? 0;
+  const why = [`${n('bare_leaf')} only a leaf name of some code node (bare_leaf)`, `${n('ambiguous')} naming several nodes (ambiguous)`];
+  if (n('unproven_receiver') > 0) why.push(`${n('unproven_receiver')} a member of a value whose type no declaration proves (unproven_receiver)`);
+  return `code mentions in documents: ${n('linked')} linked (${n('edges')} documents edges); not linked: ${why.join(', ')}`;
 }
 
 /**

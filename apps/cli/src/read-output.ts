@@ -41,6 +41,23 @@ function pageEnd(result: Item, print: Print, more: string): void {
   else if (result.truncated === true) print(`(truncated${result.truncation_reason ? `: ${String(result.truncation_reason)}` : ''}; raise --limit or narrow --relations)`);
 }
 
+/**
+ * The node's sections (issue 30): each anchor's slug, what `--section` takes, beside its heading
+ * text and line, indented by heading level; then how many more the response left out.
+ */
+function printSections(result: Item, node: Item, print: Print): void {
+  const anchors = Array.isArray(node.anchors) ? (node.anchors as Item[]) : [];
+  if (anchors.length === 0) return;
+  print(`  sections (--section SLUG or its heading text):`);
+  const top = Math.min(...anchors.map((a) => (typeof a.level === 'number' ? a.level : 1)));
+  for (const a of anchors) {
+    const indent = '  '.repeat(Math.max(0, (typeof a.level === 'number' ? a.level : top) - top));
+    print(`    ${indent}${String(a.slug)}  (${oneLine(a.title, 80)})  line ${String(a.line)}`);
+  }
+  const total = typeof result.anchors_total === 'number' ? result.anchors_total : anchors.length;
+  if (total > anchors.length) print(`    (${total - anchors.length} more not shown)`);
+}
+
 function printNode(result: Item, print: Print): void {
   const node = (result.node ?? {}) as Item;
   print(`${String(node.id)}  [${String(node.kind)}]  ${String(node.title)}`);
@@ -50,6 +67,7 @@ function printNode(result: Item, print: Print): void {
   for (const edge of edges.incoming ?? []) print(`  <--${String(edge.relation)}-- ${String(edge.source_id)}${reviewMark(edge)}`);
   const section = result.section as Item | null;
   if (section) print(`  section ${String(section.slug)} (${String(section.title)}), lines ${String(section.line)}-${String(section.end_line)}`);
+  else printSections(result, node, print);
   const unresolved = unresolvedCallsLine(result.unresolved_calls, String(node.id));
   if (unresolved !== null) print(`  ${unresolved}`);
   if (typeof node.body === 'string' && node.body !== '') {
@@ -98,15 +116,28 @@ function printExcerpt(item: Item, print: Print): void {
   if (lines.length > EXCERPT_LINES || item.excerpt_truncated === true) print('    \u2026');
 }
 
+/**
+ * How a context item was reached (issue 30): `-calls-> ` when the node it was reached from holds
+ * the edge (outgoing), `<-calls- ` when this item holds it (incoming), with `(via ID)` when that
+ * node is not the focus (a depth-2 item); empty for a focus or search item.
+ */
+function reachedBy(item: Item, focus: string | null): string {
+  const step = item.relation as Item | null | undefined;
+  if (step === null || typeof step !== 'object' || typeof step.relation !== 'string') return '';
+  const arrow = step.direction === 'incoming' ? `<-${step.relation}- ` : `-${step.relation}-> `;
+  return typeof step.via === 'string' && step.via !== focus ? `(via ${step.via}) ${arrow}` : arrow;
+}
+
 function printContext(result: Item, print: Print): void {
   const items = itemsOf(result);
   const plan = result.plan as Item | undefined;
   if (plan && typeof plan === 'object' && plan.focus && typeof plan.focus === 'object') print(`task ${String(result.task_kind)}, focus ${String((plan.focus as Item).mode)}`);
+  const focus = items.find((item) => item.selected_by === 'focus')?.id;
   for (const item of items) {
     if (item.type === 'omission') print(`(omitted ${String(item.id)}: ${String(item.reason)})`);
     else {
       const where = typeof item.start_line === 'number' ? `${String(item.source_path ?? '')}:${item.start_line}` : String(item.source_path ?? '');
-      print(`${String(item.id)}  [${String(item.kind)}]  ${oneLine(item.title, 80)}  ${where}${typeof item.depth === 'number' ? `  depth ${item.depth}` : ''}`);
+      print(`${reachedBy(item, typeof focus === 'string' ? focus : null)}${String(item.id)}  [${String(item.kind)}]  ${oneLine(item.title, 80)}  ${where}${typeof item.depth === 'number' ? `  depth ${item.depth}` : ''}`);
       printExcerpt(item, print);
     }
   }

@@ -66,8 +66,10 @@ export function projectRootLookalike(dir: string): { dir: string; marker: string
 /**
  * The "what to do" part of a missing-descriptor message for `root`: when a folder above holds a
  * docforge.toml, that project (give -C it); else `run "docforge init ROOT"` when `root` itself looks
- * like a project root or nothing above it does; otherwise `init` of the folder above that does
- * (never a nested project inside what looks like one).
+ * like a project root; `init` of the folder above that does (never a nested project inside what
+ * looks like one); and when no folder at or above `root` looks like a project (issue 30: `/tmp`,
+ * a home folder), that there is no DocForge project here, to run inside one or `docforge init
+ * DIR` on the project's folder: never a proposal to make a project of a folder nothing marks as one.
  * @param root absolute folder that holds no docforge.toml
  */
 export function initHint(root: string): string {
@@ -75,6 +77,7 @@ export function initHint(root: string): string {
   const project = parent === root ? null : nearestProjectRoot(parent);
   if (project !== null) return `${root} is inside the DocForge project ${project}: name that folder as the project root (-C or --project-root ${project}), or run the CLI anywhere inside it without -C`;
   const found = projectRootLookalike(root);
-  if (found === null || found.dir === root) return `run "docforge init ${root}" to create one`;
+  if (found === null) return `no DocForge project here: neither ${root} nor a folder above it holds ${DESCRIPTOR_FILE_NAME} or looks like a project (${ROOT_MARKERS.slice(0, 5).join(', ')}, ...); run docforge inside a project, or "docforge init DIR" on the project's folder`;
+  if (found.dir === root) return `run "docforge init ${root}" to create one`;
   return `${found.dir} looks like the project's root (it holds ${found.marker}): run "docforge init ${found.dir}" to create one there, then run docforge anywhere inside it`;
 }

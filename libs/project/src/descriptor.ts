@@ -11,8 +11,9 @@ import { DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES, type Descriptor } from './descri
 import { isInside, validateDescriptor, type Table } from './descriptor-validate.js';
 import { decodeSourceText, initHint } from '@docforge/core';
 
-function descriptorFileError(reason: string, cause?: unknown): DocforgeError {
-  return errors.descriptorInvalid(`${DESCRIPTOR_FILE}: ${reason}`, { path: DESCRIPTOR_FILE, line: null, key: null }, cause === undefined ? undefined : { cause });
+/** `descriptor_invalid` for the descriptor file as a whole; `missing` adds `details.reason_code = "missing"` (no such file). */
+function descriptorFileError(reason: string, cause?: unknown, missing = false): DocforgeError {
+  return errors.descriptorInvalid(`${DESCRIPTOR_FILE}: ${reason}`, { path: DESCRIPTOR_FILE, line: null, key: null, ...(missing ? { reason_code: 'missing' } : {}) }, cause === undefined ? undefined : { cause });
 }
 
 function fileKind(stat: Stats): string {
@@ -54,7 +55,7 @@ function readDescriptorText(realRoot: string, file: string): string {
     if (error instanceof DocforgeError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'ENOENT' ? `no ${DESCRIPTOR_FILE} in ${realRoot} (${initHint(realRoot)})` : `cannot read ${file} (${code ?? String(error)})`;
-    throw descriptorFileError(reason, error);
+    throw descriptorFileError(reason, error, code === 'ENOENT');
   }
   let fd: number;
   try {

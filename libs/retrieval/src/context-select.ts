@@ -5,8 +5,10 @@
 import { DocforgeError, relationCategory, errors } from '@docforge/core';
 import type { GraphNode } from '@docforge/core';
 import type { IndexReader } from '@docforge/store';
-import { searchNodes } from './search.js';
-import { sectionMatching } from './ranking.js';
+import { sectionText } from '@docforge/project';
+import { searchNodes, type SearchHit } from './search.js';
+import { sectionMatching, sectionQuery } from './ranking.js';
+import type { RecallQuery } from './ranking-match.js';
 import { missingNode, traverse, DEFAULT_EDGE_BUDGET, type TraversalDirection } from './traversal.js';
 
 /** Search hits used as seeds when `query` is given. */
@@ -89,34 +91,38 @@ export interface ContextSelection {
  * text longer than `2 * max + 2` characters keeps more than `max` characters after CRLF folding,
  * so only that prefix is folded, whatever the body size.
  */
-function excerptOf(node: GraphNode, max: number, query: string | undefined): { excerpt: string; truncated: boolean } {
-  const trimmed = fromBestSection(node, query).trim() || node.summary.trim();
+function excerptOf(node: GraphNode, max: number, section: ExcerptSection): { excerpt: string; truncated: boolean } {
+  const trimmed = fromBestSection(node, section).trim() || node.summary.trim();
   const bound = 2 * max + 2;
   const text = (trimmed.length > bound ? trimmed.slice(0, bound) : trimmed).replace(/\r\n/g, '\n');
   if (text.length <= max) return { excerpt: text, truncated: false };
   return { excerpt: text.slice(0, max), truncated: true };
 }
 
-/** Most body characters searched for the best matching section's heading. */
-const SECTION_SCAN_CHARS = 200_000;
+/**
+ * How an entry's excerpt picks its section: the section a search hit named (`slug`), the best
+ * match of the weighted query ({@link sectionMatching}), or none (the body's head).
+ */
+type ExcerptSection = { slug: string } | { query: RecallQuery } | null;
 
 /**
- * The body from the heading of the section that best matches `query` (issue 9 item 4: excerpts
- * start at the best matching section, not the top of the file); the whole body when there is no
- * query, no matching section, or its ATX heading is not within the first {@link SECTION_SCAN_CHARS}.
+ * The body from the heading line of the section `how` names (issue 9 item 4: excerpts start at the
+ * best matching section, not the top of the file). Issue 30: one rule with search, whose hit
+ * `section` a search entry reuses; other entries pick by the same idf-weighted heading match. The
+ * section is found by its anchor's lines (`sectionText`), not by the first `# title` in the body,
+ * which may be an earlier heading of the same text. The whole body when no section is named or found.
  */
-function fromBestSection(node: GraphNode, query: string | undefined): string {
-  if (query === undefined || node.anchors.length === 0) return node.body;
-  const section = sectionMatching(query, node.anchors, node.start_line, node.title);
-  if (section === null) return node.body;
-  const at = node.body.slice(0, SECTION_SCAN_CHARS).indexOf(`# ${section.title}`);
-  if (at < 0) return node.body;
-  const lineStart = node.body.lastIndexOf('\n', at) + 1;
-  return node.body.slice(lineStart);
+function fromBestSection(node: GraphNode, how: ExcerptSection): string {
+  if (how === null || node.anchors.length === 0) return node.body;
+  const slug = 'slug' in how ? how.slug : sectionMatching(how.query, node.anchors, node.start_line, node.title)?.slug;
+  const section = slug === undefined ? null : sectionText(node, slug);
+  if (section === null || section.text.trim() === '') return node.body;
+  const at = node.body.indexOf(section.text);
+  return at < 0 ? node.body : node.body.slice(at);
 }
 
-function entryOf(node: GraphNode, selectedBy: string, excerptChars: number, score: number | null, relation: ContextRelation | null, query?: string): ContextEntry {
-  const { excerpt, truncated } = excerptOf(node, excerptChars, query);
+function entryOf(node: GraphNode, selectedBy: string, excerptChars: number, score: number | null, relation: ContextRelation | null, section: ExcerptSection = null): ContextEntry {
+  const { excerpt, truncated } = excerptOf(node, excerptChars, section);
   return {
     id: node.id,
     kind: node.kind,
@@ -132,10 +138,15 @@ function entryOf(node: GraphNode, selectedBy: string, excerptChars: number, scor
   };
 }
 
+/** A search entry's excerpt section: the hit's own (search's rule), else the weighted query's match. */
+function hitSection(hit: SearchHit, query: RecallQuery): ExcerptSection {
+  return hit.section ? { slug: hit.section.slug } : { query };
+}
+
 /**
  * The default deterministic selection: the exact focus node (`node_id`), then up to
- * {@link CONTEXT_SEARCH_SEEDS} bm25 hits for `query`, then the bounded neighbourhood: outgoing
- * then incoming traversal, depth 2 from the first seed and depth 1 from the other seeds, sharing
+ * {@link CONTEXT_SEARCH_SEEDS} bm25 hits for `query`, then the bounded neighbourhood
+ * ({@link neighbourhood}): every seed's depth-1 neighbours, then the first seed's depth-2 ones, sharing
  * one {@link DEFAULT_EDGE_BUDGET} candidate-edge budget. At most `limits.max_results` entries;
  * dangling edge targets (no indexed node) are skipped.
  * @throws DocforgeError `node_not_found` for an unknown `node_id`; `invalid_arguments` when
@@ -149,10 +160,11 @@ export function selectContext(reader: IndexReader, request: ContextRequest, limi
   const entries: ContextEntry[] = [];
   const seen = new Set<string>();
   const seeds: string[] = [];
+  const weighted = request.query === undefined ? null : sectionQuery(reader, request.query);
   if (request.node_id !== undefined) {
     const node = reader.getNode(request.node_id);
     if (!node) throw missingNode(reader, request.node_id);
-    entries.push(entryOf(node, 'focus', FOCUS_EXCERPT_CHARS, null, null, request.query));
+    entries.push(entryOf(node, 'focus', FOCUS_EXCERPT_CHARS, null, null, weighted && { query: weighted }));
     seen.add(node.id);
     seeds.push(node.id);
   }
@@ -162,14 +174,30 @@ export function selectContext(reader: IndexReader, request: ContextRequest, limi
       if (seen.has(hit.id) || entries.length >= cap) continue;
       const node = reader.getNode(hit.id);
       if (!node) continue;
-      entries.push(entryOf(node, 'search', FOCUS_EXCERPT_CHARS, hit.score, null, request.query));
+      entries.push(entryOf(node, 'search', FOCUS_EXCERPT_CHARS, hit.score, null, hitSection(hit, weighted!)));
       seen.add(node.id);
       seeds.push(node.id);
     }
   }
+  const hood = neighbourhood(reader, seeds, entries, seen, cap);
+  return { entries, truncated: hood.reason !== null, truncation_reason: hood.reason, examined_edges: hood.examined };
+}
+
+/**
+ * Adds the bounded neighbourhood of `seeds` to `entries` (at most `cap` entries in all), in rounds
+ * (issue 30: a callee two hops away never takes the place of a direct caller): first every depth-1
+ * neighbour of every seed, outgoing then incoming per seed; then the depth-2 neighbours of the
+ * first seed, outgoing then incoming. The second round traverses depth 2 again and keeps only its
+ * depth-2 items, so its depth-1 edges are examined (and counted) twice. All traversals share one
+ * {@link DEFAULT_EDGE_BUDGET} candidate-edge budget.
+ */
+function neighbourhood(reader: IndexReader, seeds: readonly string[], entries: ContextEntry[], seen: Set<string>, cap: number): { examined: number; reason: ContextSelection['truncation_reason'] } {
   let examined = 0;
   let reason: ContextSelection['truncation_reason'] = null;
-  outer: for (const [index, seed] of seeds.entries()) {
+  // Depth-1 items each first-round traversal listed, by direction then seed: the depth-2 round lists them again.
+  const firstRound = new Map<string, number>();
+  const rounds = [...seeds.map((seed) => ({ seed, depth: 1 })), ...seeds.slice(0, 1).map((seed) => ({ seed, depth: 2 }))];
+  outer: for (const { seed, depth } of rounds) {
     for (const direction of ['outgoing', 'incoming'] as const) {
       const room = cap - entries.length;
       if (room <= 0) {
@@ -181,25 +209,22 @@ export function selectContext(reader: IndexReader, request: ContextRequest, limi
         reason ??= 'edge_budget';
         break outer;
       }
-      const result = traverse(reader, seed, { direction, depth: index === 0 ? 2 : 1, limit: room, edgeBudget: budget });
+      // The depth-2 round passes over the depth-1 items it lists again (already taken, or cut by the cap).
+      const passed = depth === 1 ? 0 : firstRound.get(`${direction} ${seed}`) ?? 0;
+      const result = traverse(reader, seed, { direction, depth, limit: room + passed, edgeBudget: budget });
       examined += result.examined_edges;
+      if (depth === 1) firstRound.set(`${direction} ${seed}`, result.items.length);
       for (const item of result.items) {
-        if (seen.has(item.id) || entries.length >= cap) continue;
+        if (item.depth !== depth || seen.has(item.id) || entries.length >= cap) continue;
         const node = reader.getNode(item.id);
         if (!node) continue;
         seen.add(item.id);
-        entries.push(entryOf(node, 'relation', NEIGHBOUR_EXCERPT_CHARS, null, {
-          relation: item.relation,
-          category: relationCategory(item.relation),
-          direction,
-          via: item.via,
-          depth: item.depth,
-        }));
+        entries.push(entryOf(node, 'relation', NEIGHBOUR_EXCERPT_CHARS, null, { relation: item.relation, category: relationCategory(item.relation), direction, via: item.via, depth: item.depth }));
       }
       if (result.truncation_reason) reason ??= result.truncation_reason;
     }
   }
-  return { entries, truncated: reason !== null, truncation_reason: reason, examined_edges: examined };
+  return { examined, reason };
 }
 
 /**

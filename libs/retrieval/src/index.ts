@@ -31,3 +31,5 @@ export { affectedFrom, affectedRole, AFFECTED_INCOMING_CATEGORIES, AFFECTED_OUTG
 // Filter values no node holds, with a suggestion (empty pages of search and filter_nodes).
 export type { UnmatchedFilterValue } from './unmatched-filters.js';
 export { existingFilterValues, nearestName, unmatchedFilterValues, unmatchedRelations, UNMATCHED_FILTER_CAP } from './unmatched-filters.js';
+export type { SectionLookup } from './section-lookup.js';
+export { findSection, SECTION_SUGGESTIONS } from './section-lookup.js';

@@ -53,7 +53,7 @@ import { modulesBelowMembers } from './ranking-containers.js';
 export type { RankedNode } from './ranked-node.js';
 import { analyseQuery, termPhrases, wordStem, STOP_WORDS, type AnalysedQuery } from './query.js';
 import { candidateTier, documentFrequencies, MATCH_TIER } from './ranking-candidates.js';
-import { nameForm, recall, recallQuery, wordsOf } from './ranking-match.js';
+import { nameForm, recall, recallQuery, wordsOf, type RecallQuery } from './ranking-match.js';
 import { queryCoverage } from './ranking-coverage.js';
 import { phraseRows, queryPhrase } from './ranking-phrase.js';
 import { collapseCopies } from './ranking-copies.js';
@@ -255,15 +255,7 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   const bestBm25 = Math.min(...[...textRank.values()], 0);
   const worst = Math.max(...[...textRank.values()], 0);
   const codeScore = relativeScores(code.slice(0, window));
-  const idf = new Map<string, number>();
-  for (const [word, count] of df) idf.set(word, Math.log(1 + (nodeCount - count + 0.5) / (count + 0.5)));
-  // A number of one or two digits ("1.2 - 3.4", "beta.1") is never a word of code text (libs/core
-  // code-text.ts keeps numbers of 3 digits or more), so no code node can hold it: it weighs nothing in
-  // the name and coverage shares, unless the query has nothing else. It still selects candidates.
-  if (analysed.terms.some((t) => t.weight === 1 && !SHORT_NUMBER.test(t.word))) {
-    for (const t of analysed.terms) if (t.weight === 1 && SHORT_NUMBER.test(t.word)) idf.set(t.word, 0);
-  }
-  const weighted = recallQuery(analysed.terms, idf, analysed.groups);
+  const weighted = recallQuery(analysed.terms, idfOf(analysed, nodeCount, df), analysed.groups);
   const groups = new Map<number, string[]>();
   for (const t of analysed.terms) groups.set(t.group, [...(groups.get(t.group) ?? []), ...termPhrases(t)]);
   const all: FtsMatch = { mode: 'all', groups: [...groups.values()] };
@@ -354,11 +346,36 @@ export function definitionPrior(row: Pick<FtsCandidate, 'kind' | 'start_line' | 
 }
 
 /**
- * The section heading of `anchors` that best matches `query` (query words found in the heading,
- * equal weights), skipping the node's own title heading (at `startLine` or equal to `title`); null
- * when none matches.
+ * Each query word's idf over the index (`nodeCount` nodes, `df` matching documents per word). A number
+ * of one or two digits ("1.2 - 3.4", "beta.1") is never a word of code text (libs/core code-text.ts
+ * keeps numbers of 3 digits or more), so no code node can hold it: it weighs nothing in the name and
+ * coverage shares, unless the query has nothing else. It still selects candidates.
  */
-export function sectionMatching(query: string | AnalysedQuery, anchors: readonly FtsCandidate['anchors'][number][], startLine: number, title = ''): FtsCandidate['anchors'][number] | null {
+function idfOf(analysed: AnalysedQuery, nodeCount: number, df: ReadonlyMap<string, number>): Map<string, number> {
+  const idf = new Map<string, number>();
+  for (const [word, count] of df) idf.set(word, Math.log(1 + (nodeCount - count + 0.5) / (count + 0.5)));
+  if (analysed.terms.some((t) => t.weight === 1 && !SHORT_NUMBER.test(t.word))) {
+    for (const t of analysed.terms) if (t.weight === 1 && SHORT_NUMBER.test(t.word)) idf.set(t.word, 0);
+  }
+  return idf;
+}
+
+/**
+ * The words of `query` weighted as search weighs them (idf over `reader`'s index), for
+ * {@link sectionMatching}: one analysis and one set of document counts per query, reused for every
+ * node whose section is picked. The document counts are cached per reader (ranking-candidates.ts).
+ */
+export function sectionQuery(reader: IndexReader, query: string | AnalysedQuery): RecallQuery {
   const analysed = typeof query === 'string' ? analyseQuery(query) : query;
-  return bestHeading(recallQuery(analysed.terms, new Map(), analysed.groups), anchors, startLine, title).section;
+  const { nodeCount, df } = documentFrequencies(reader, analysed.terms);
+  return recallQuery(analysed.terms, idfOf(analysed, nodeCount, df), analysed.groups);
+}
+
+/**
+ * The section heading of `anchors` that best matches the query (issue 30: the one rule of search's
+ * hit `section`): the heading whose words cover the idf-weighted query best ({@link sectionQuery}),
+ * skipping the node's own title heading (at `startLine` or equal to `title`); null when none matches.
+ */
+export function sectionMatching(query: RecallQuery, anchors: readonly FtsCandidate['anchors'][number][], startLine: number, title = ''): FtsCandidate['anchors'][number] | null {
+  return bestHeading(query, anchors, startLine, title).section;
 }

@@ -3,11 +3,13 @@
  * {@link UNPROVABLE_FACTS} and `unclassified_relation` limitations.
  */
 import type { MentionSection } from '@docforge/core';
+import { slugify } from '@docforge/project';
 import type { IndexReader } from '@docforge/store';
 import { MAX_RELATIONSHIP_REASONS, type UNPROVABLE_FACTS } from './task-plan.js';
 import type { StreamItem } from './packing.js';
 import { compare, type Visit } from './task-traversal.js';
-import { analyseQuery, sectionMatching } from './ranking.js';
+import { sectionMatching, sectionQuery } from './ranking.js';
+import type { RecallQuery } from './ranking-match.js';
 
 /** Longest excerpt of one evidence item, in characters (inside the token budget like the rest of the item). */
 export const TASK_EXCERPT_CHARS = 480;
@@ -19,15 +21,42 @@ const EXCERPT_HEADING_SCAN_CHARS = 200_000;
  * other nodes, the body from the section heading that best matches the task (else the body's
  * head, else the summary).
  */
-function excerptOf(reader: IndexReader, id: string, task: ReturnType<typeof analyseQuery>, reread: MentionSection | undefined): { excerpt: string; excerpt_section: { slug: string; title: string; line: number } | null } {
+function excerptOf(reader: IndexReader, id: string, task: RecallQuery, reread: MentionSection | undefined): { excerpt: string; excerpt_section: { slug: string; title: string; line: number } | null } {
   const node = reader.getNodeMeta(id);
   if (!node) return { excerpt: '', excerpt_section: null };
   if (node.origin === 'code') return { excerpt: node.summary.slice(0, TASK_EXCERPT_CHARS), excerpt_section: null };
   // An affected item's section is the one to reread (the section naming what the change reached).
   const section = reread?.slug && reread.title ? { slug: reread.slug, title: reread.title, line: reread.line } : sectionMatching(task, node.anchors, node.start_line, node.title);
-  const body = reader.bodyExcerpt(id, section ? `# ${section.title}` : null, TASK_EXCERPT_CHARS, EXCERPT_HEADING_SCAN_CHARS) ?? '';
+  const body = section ? sectionExcerpt(reader, id, section.title) : reader.bodyExcerpt(id, null, TASK_EXCERPT_CHARS, EXCERPT_HEADING_SCAN_CHARS) ?? '';
   const text = body.trim() === '' ? node.summary : body;
   return { excerpt: text.replace(/\r\n/g, '\n').trim().slice(0, TASK_EXCERPT_CHARS), excerpt_section: section ? { slug: section.slug, title: section.title, line: section.line } : null };
+}
+
+/** A heading line's text as a slug compares it: the `#` marks, a closing `#` run and whitespace dropped. */
+function headingSlug(line: string): string | null {
+  const atx = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line);
+  return atx === null ? null : slugify(atx[1]!);
+}
+
+/**
+ * The body of node `id` from the heading of the section titled `title`, at most
+ * {@link TASK_EXCERPT_CHARS} characters. First one indexed read by the heading's text (`# title`);
+ * when the heading is spelled otherwise in the body (code spans, emphasis: `Caret Ranges \`^1.2.3\``
+ * has the title `Caret Ranges ^1.2.3`), the first ATX heading line within the first
+ * {@link EXCERPT_HEADING_SCAN_CHARS} characters whose GitHub slug is the title's (issue 30: the
+ * excerpt is the section `excerpt_section` names, not the body's head); else the body's head.
+ */
+function sectionExcerpt(reader: IndexReader, id: string, title: string): string {
+  const quick = reader.bodyExcerpt(id, `# ${title}`, TASK_EXCERPT_CHARS, EXCERPT_HEADING_SCAN_CHARS) ?? '';
+  const want = slugify(title);
+  if (headingSlug(quick.split('\n', 1)[0] ?? '') === want) return quick;
+  const head = reader.bodyExcerpt(id, null, EXCERPT_HEADING_SCAN_CHARS, EXCERPT_HEADING_SCAN_CHARS) ?? '';
+  let at = 0;
+  for (const line of head.split('\n')) {
+    if (headingSlug(line) === want) return head.slice(at, at + TASK_EXCERPT_CHARS);
+    at += line.length + 1;
+  }
+  return head.slice(0, TASK_EXCERPT_CHARS);
 }
 
 /** The descriptor's content and code roots (project-relative POSIX, `.` for the root). */
@@ -43,7 +72,8 @@ function underRoot(p: string, roots: readonly string[]): boolean {
 /** Hydrates evidence items (metadata, a bounded excerpt) with provenance facts and limitations; `task` picks the excerpt's section. */
 export function hydrate(reader: IndexReader, visits: readonly Visit[], roots: EvidenceRoots, task: string): StreamItem[] {
   const sourceHashes = new Map<string, string | null>();
-  const analysed = analyseQuery(task);
+  // Sections are picked by search's rule (the idf-weighted heading match), one weighting per task.
+  const analysed = sectionQuery(reader, task);
   return visits.map((visit) => {
     const node = reader.nodeProvenance(visit.id);
     const unprovable: Record<string, unknown>[] = [];

@@ -1,11 +1,10 @@
 /** `docforge_get_node` (contract: read tools): one exact node, its edges, an optional section and a body window. */
 import { errors } from '@docforge/core';
-import { sectionText } from '@docforge/project';
-import { boundTitle, missingNode, NODE_LIST_CAP, NODE_TITLE_CAP, nodeEdges } from '@docforge/retrieval';
+import { boundTitle, findSection, missingNode, NODE_LIST_CAP, NODE_TITLE_CAP, nodeEdges } from '@docforge/retrieval';
 import { defineTool, loadProtocolTool } from '../define-tool.js';
 import type { CuttableList } from '../outcome.js';
 
-/** The `docforge_get_node` definition. @throws DocforgeError `node_not_found`; `invalid_arguments` for an unknown section slug. */
+/** The `docforge_get_node` definition. @throws DocforgeError `node_not_found`; `invalid_arguments` for a section no slug or heading text names (`details.did_you_mean`: the nearest slugs). */
 export const getNodeTool = defineTool({
   protocol: loadProtocolTool('docforge_get_node'),
   kind: 'sync',
@@ -18,8 +17,14 @@ export const getNodeTool = defineTool({
     let body = node.body;
     let section: Record<string, unknown> | null = null;
     if (typeof args.section === 'string') {
-      const found = sectionText(node, args.section);
-      if (!found) throw errors.invalidArguments(`Node ${JSON.stringify(id)} has no section ${JSON.stringify(args.section)}; see node.anchors for its slugs.`, { argument: 'section', anchors: node.anchors.slice(0, 50).map((a) => a.slug) });
+      // A slug, else the heading's text (issue 30); a miss names the nearest slugs.
+      const lookup = findSection(node, args.section);
+      const found = lookup.found;
+      if (found === null) {
+        const near = 'did_you_mean' in lookup ? lookup.did_you_mean : [];
+        const hint = near.length > 0 ? ` Did you mean ${near.map((slug) => JSON.stringify(slug)).join(' or ')}?` : '';
+        throw errors.invalidArguments(`Node ${JSON.stringify(id)} has no section ${JSON.stringify(args.section)} (by slug or heading text).${hint} node.anchors lists its ${node.anchors.length} slugs; the text form of docforge node shows them with their headings.`, { argument: 'section', did_you_mean: near, anchors: node.anchors.slice(0, 50).map((a) => a.slug) });
+      }
       const anchor = found.anchor;
       body = found.text;
       section = { slug: anchor.slug, title: anchor.title, level: anchor.level, line: anchor.line, end_line: anchor.end_line };

@@ -8,7 +8,7 @@ export interface DocforgeGetNodeInput {
   node_id: string;
   include_body?: boolean;
   /**
-   * An anchor slug of node.anchors: only that section.
+   * An anchor slug or heading text: only that section.
    */
   section?: string;
   /**

@@ -3,7 +3,7 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_docforge_get_node_input = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_node.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Exact node id, e.g. \"REQ-PAY-001\" or \"code:lib/route.js\"."},"include_body":{"type":"boolean"},"section":{"type":"string","minLength":1,"maxLength":512,"description":"An anchor slug of node.anchors: only that section."},"body_offset":{"type":"integer","minimum":0,"maximum":100000000,"description":"Start in characters; continue at next_body_offset."},"max_body_chars":{"type":"integer","minimum":1,"maximum":10000000}},"required":["node_id"],"additionalProperties":false};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_node.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Exact node id, e.g. \"REQ-PAY-001\" or \"code:lib/route.js\"."},"include_body":{"type":"boolean"},"section":{"type":"string","minLength":1,"maxLength":512,"description":"An anchor slug or heading text: only that section."},"body_offset":{"type":"integer","minimum":0,"maximum":100000000,"description":"Start in characters; continue at next_body_offset."},"max_body_chars":{"type":"integer","minimum":1,"maximum":10000000}},"required":["node_id"],"additionalProperties":false};
 const func2 = runtime_ucs2length.default;
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
