@@ -85,6 +85,11 @@ export interface TreeLinkData {
   arity?: Record<string, [number, number | null]>;
   /** Declared result types by function qualified name (Go), one type path per result, null where it names no plain type. */
   results?: Record<string, (string[] | null)[]>;
+  /**
+   * Qualified names of the functions and methods the file only declares, without a body (a C prototype, a C++ member declared
+   * in its class and defined elsewhere); absent when none. The linker joins one to its single definition (link-proto.ts).
+   */
+  protos?: string[];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -136,5 +141,6 @@ export function readTreeLinkData(value: unknown, lang: string): TreeLinkData | n
   if (arity !== undefined && (!isRecord(arity) || !Object.values(arity).every((a) => Array.isArray(a) && a.length === 2 && typeof a[0] === 'number' && (a[1] === null || typeof a[1] === 'number')))) return null;
   const results = value['results'];
   if (results !== undefined && (!isRecord(results) || !Object.values(results).every((r) => Array.isArray(r) && r.every((t) => t === null || isStringArray(t))))) return null;
+  if (value['protos'] !== undefined && !isStringArray(value['protos'])) return null;
   return value as unknown as TreeLinkData;
 }
