@@ -1,31 +1,19 @@
 /**
- * C/C++ declarations joined to their definition (new-user trial, 2026-12-07): a function declared without a body (a prototype
- * in a header, a member declared in its class) and defined with a body in another file of the project is one entity to the
- * compiler and the linker, but two nodes to the graph. The linker sends a call that reaches the declaration on to the
- * definition, and links the two with `<definition> implements <declaration>` (contract relation category `implementation`),
- * only where the declarations prove it:
- * - the declaration is a function or method the file declares without a body (link data `protos`), with external linkage (a
- *   free function not `static`; any member), and the file declares no overload of it (`qname~2`);
- * - the project holds exactly one definition with a body of that qualified name (static ones and overloads `~n` count too: two
- *   definitions are ambiguous), in another file, with external linkage;
- * - both have the same parameter count (max of the arity; varargs only with varargs; a default value counts as a parameter);
- * - the definition's file includes the declaration's file (directly or through other headers), or a call resolved to the
- *   declaration through the caller's own includes (then that call goes to the definition).
- * Anything else stays as before: the call reaches the declaration, or nothing. A definition inside an anonymous namespace
- * has internal linkage the link data does not show (a known limit, written down in docs/architecture.md).
+ * C/C++ declarations joined to their definition (new-user trial 2026-12-07; rules and limits in docs/architecture.md): a call
+ * that reaches a function or method declared without a body (link data `protos`) goes on to its definition, which
+ * `implements` the declaration, only when both have external linkage (a free function not `static`; any member), the file
+ * declares no overload of it, the project holds exactly one body of that qualified name (a static one or an overload `~n`
+ * counts too), in another file, with the same parameter count (arity max; null: varargs), and the definition's file includes
+ * the declaration's (directly or not) or a call reached the declaration through the caller's includes. Else all stays as before.
  */
-import { codeId } from '@docforge/core';
-import type { GraphNode } from '@docforge/core';
+import { codeId, type GraphEdge, type GraphNode } from '@docforge/core';
 import type { TreeLinkData } from './link-data.js';
 import type { DefRef } from './link-walk.js';
 
-/** One function or method of a file as {@link Prototypes} reads it. */
+/** A function or method: `external` linkage (a member, or an exported free function), `params` (arity max; undefined: none), 1-based `line`. */
 interface Entry extends DefRef {
-  /** External linkage: any member (kind `method`), or a free function the extractor marks exported (not `static`). */
   external: boolean;
-  /** The parameter count (arity max; null: varargs); undefined when the link data gives no arity. */
   params: number | null | undefined;
-  /** 1-based first line. */
   line: number;
 }
 
@@ -37,26 +25,18 @@ export interface ProtoFile {
 }
 
 /** One `implements` edge: definition → declaration, at the definition's line. */
-export interface ProtoEdge {
-  source_id: string;
-  target_id: string;
-  source_path: string;
-  line: number;
-}
+export type ProtoEdge = Pick<GraphEdge, 'source_id' | 'target_id' | 'source_path' | 'line'>;
 
 const baseName = (qname: string): string => qname.replace(/~\d+$/, '');
 
 /** The joins of one link run (built once per {@link linkTree} call; holds no state across runs). */
 export class Prototypes {
-  /** Definitions with a body by qualified name without `~n`, every file (static ones too). */
+  /** Bodies by qualified name without `~n` (static ones too); bodiless declarations by id; `file\0name` declared more than once. */
   private readonly bodies = new Map<string, Entry[]>();
-  /** Declarations without a body by id. */
   private readonly declared = new Map<string, Entry>();
-  /** Qualified names without `~n` a file declares more than once (overloads), as `file\0name`. */
   private readonly overloaded = new Set<string>();
-  /** Memo of {@link Prototypes.definitionOf} by declaration id. */
+  /** Memo of {@link Prototypes.pair} by declaration id; declarations a call reached (it went on to the definition). */
   private readonly memo = new Map<string, Entry | null>();
-  /** Declarations a call reached (their calls went on to the definition). */
   private readonly called = new Set<string>();
 
   /** `scope(file)`: the files `file` includes, directly or transitively. */
