@@ -2,14 +2,15 @@
 // the header prototype, never to the definition"): on the trial's three-file C project, on C++ members declared in a class and
 // defined out of line, on the ambiguous cases that must stay as they were (two definitions, static, other parameter count,
 // overloads), then on two npm packages' real sources: tree-sitter's C runtime (web-tree-sitter 0.25.10 lib/) and
-// better-sqlite3 12.11.1's C++ addon (src/), where every join is checked against the source text.
+// better-sqlite3 12.11.1's C++ addon (src/), and nettle 3.8.1's example programs (Debian nettle-dev), where every join is
+// checked against the source text.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CodeAdapter, GraphEdge } from '@docforge/core';
-import { adapterFor, buildMemory, edgeLines, lineOf, readTree } from './helpers.js';
+import { adapterFor, buildMemory, edgeLines, inputSkip, lineOf, readTree } from './helpers.js';
 
 const require = createRequire(import.meta.url);
 
@@ -149,5 +150,24 @@ describe('cpp adapter joins declarations on tree-sitter\'s C runtime and better-
     const texts = readTree(join(packageDir('better-sqlite3'), 'src'), ['.cpp', '.hpp']);
     const { link } = buildMemory(cpp, texts);
     assert.ok(checkJoins(texts, link.edges) >= 0);
+  });
+
+  const NETTLE = '/usr/share/doc/nettle-dev/examples';
+  it('C: nettle\'s example programs call io.c, timing.c and read_rsa_key.c through io.h and timing.h', { skip: inputSkip(NETTLE, 'apt-get install nettle-dev') }, () => {
+    const texts = readTree(NETTLE, ['.c', '.h']);
+    const { link } = buildMemory(cpp, texts);
+    assert.equal(checkJoins(texts, link.edges), 10);
+    // werror is varargs in both (`werror(const char *format, ...) PRINTF_STYLE(1, 2);` in io.h); rsa-session.h's two setters
+    // are defined by rsa-decrypt.c and rsa-encrypt.c, one each.
+    for (const edge of [
+      'code:io.c#werror implements code:io.h#werror @65', 'code:read_rsa_key.c#read_rsa_key implements code:io.h#read_rsa_key @44',
+      'code:rsa-decrypt.c#rsa_session_set_decrypt_key implements code:rsa-session.h#rsa_session_set_decrypt_key @59', 'code:timing.c#time_init implements code:timing.h#time_init @103',
+    ]) assert.ok(edgeLines(link.edges, 'implements').includes(edge), edge);
+    const calls = edgeLines(link.edges, 'calls');
+    for (const edge of ['code:rsa-sign.c#main calls code:io.c#hash_file @67', 'code:rsa-verify.c#main calls code:read_rsa_key.c#read_rsa_key @76', 'code:nettle-benchmark.c#main calls code:timing.c#time_init @982']) {
+      assert.ok(calls.includes(edge), edge);
+    }
+    // xalloc has four bodies (io.c and three benchmarks, each its own program): ambiguous, so its calls stay on io.h.
+    assert.deepEqual(calls.filter((l) => / calls code:(io|timing|rsa-session)\.h#/.test(l)).map((l) => l.replace(/^.* calls /, '')), [61, 61, 97, 96, 140].map((line) => `code:io.h#xalloc @${line}`));
   });
 });
