@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { treeHashes } from './helpers/hashes.js';
 import { exampleProjectCopy, tempDir } from './helpers/projects.js';
-import { expectError, useServer, type Json } from './helpers/server.js';
+import { expectError, useServer, type Json, type Server } from './helpers/server.js';
 
 /** One operation of every kind: six canonical files change. */
 function everyKind(): Json[] {
@@ -19,14 +19,18 @@ function everyKind(): Json[] {
   ];
 }
 
-/** A copy of the example with one registered ready changeset of every kind. */
-async function prepared(): Promise<{ root: string; id: string; hash: string; revision: number }> {
+/**
+ * A copy of the example with one registered ready changeset of every kind, and the gated server
+ * (canonical applier `reviewer`, with `env`'s fault point) that registered it as writer `agent` and
+ * applies it: one server start per copy instead of a writer's and then an applier's (issue 29 item 7;
+ * the fault points arm only application steps, never a registration).
+ */
+async function prepared(env?: Record<string, string>): Promise<{ root: string; id: string; hash: string; revision: number; server: Server }> {
   const root = exampleProjectCopy();
-  const writer = await useServer(root, { proposalWriter: 'agent' });
-  const reg = await writer.call('docforge_register_changes', { operations: everyKind() });
+  const server = await useServer(root, { proposalWriter: 'agent', canonicalApplier: 'reviewer', ...(env === undefined ? {} : { env }) });
+  const reg = await server.call('docforge_register_changes', { operations: everyKind() });
   assert.equal(reg.result!.status, 'ready', JSON.stringify(reg.result!.findings));
-  await writer.close();
-  return { root, id: reg.result!.changeset_id, hash: reg.result!.changeset_sha256, revision: reg.project!.revision };
+  return { root, id: reg.result!.changeset_id, hash: reg.result!.changeset_sha256, revision: reg.project!.revision, server };
 }
 
 function generation(root: string): number {
@@ -36,9 +40,8 @@ function generation(root: string): number {
 const journalOf = (root: string): string => path.join(root, '.docforge', 'application', 'journal.json');
 
 test('a failure after half the files are written leaves every canonical file byte-identical', async () => {
-  const { root, id, hash } = await prepared();
+  const { root, id, hash, server } = await prepared({ DOCFORGE_TEST_FAULT_POINT: 'apply_half_written' });
   const before = treeHashes(root);
-  const server = await useServer(root, { canonicalApplier: 'reviewer', env: { DOCFORGE_TEST_FAULT_POINT: 'apply_half_written' } });
   const error = await expectError(server.call('docforge_apply_changeset', { changeset_id: id, changeset_sha256: hash }), 'application_failed');
   assert.equal(error.details.stage, 'write');
   assert.equal(error.details.restored, true);
@@ -48,9 +51,8 @@ test('a failure after half the files are written leaves every canonical file byt
 });
 
 test('a verification mismatch rolls every canonical file back', async () => {
-  const { root, id, hash } = await prepared();
+  const { root, id, hash, server } = await prepared({ DOCFORGE_TEST_FAULT_POINT: 'apply_verify_mismatch' });
   const before = treeHashes(root);
-  const server = await useServer(root, { canonicalApplier: 'reviewer', env: { DOCFORGE_TEST_FAULT_POINT: 'apply_verify_mismatch' } });
   const error = await expectError(server.call('docforge_apply_changeset', { changeset_id: id, changeset_sha256: hash }), 'application_failed');
   assert.equal(error.details.stage, 'verify');
   assert.deepEqual(treeHashes(root), before);
@@ -58,8 +60,7 @@ test('a verification mismatch rolls every canonical file back', async () => {
 });
 
 test('a refresh failure still answers the committed application with a degraded derived-refresh report', async () => {
-  const { root, id, hash } = await prepared();
-  const server = await useServer(root, { canonicalApplier: 'reviewer', env: { DOCFORGE_TEST_FAULT_POINT: 'apply_refresh_fail' } });
+  const { root, id, hash, server } = await prepared({ DOCFORGE_TEST_FAULT_POINT: 'apply_refresh_fail' });
   const applied = await server.call('docforge_apply_changeset', { changeset_id: id, changeset_sha256: hash });
   assert.equal(applied.ok, true, JSON.stringify(applied.error));
   assert.equal(applied.result!.derived_refresh.status, 'degraded');
@@ -71,8 +72,7 @@ test('a refresh failure still answers the committed application with a degraded 
 let afterState: Map<string, string> | null = null;
 async function expectedAfter(): Promise<Map<string, string>> {
   if (afterState !== null) return afterState;
-  const { root, id, hash } = await prepared();
-  const server = await useServer(root, { canonicalApplier: 'reviewer' });
+  const { root, id, hash, server } = await prepared();
   assert.equal((await server.call('docforge_apply_changeset', { changeset_id: id, changeset_sha256: hash })).ok, true);
   await server.close();
   afterState = treeHashes(root);
@@ -90,10 +90,9 @@ const KILL_STEPS: { step: string; outcome: 'before' | 'after' }[] = [
 for (const { step, outcome } of KILL_STEPS) {
   test(`SIGKILL at journal step ${step}: a read-only server never publishes the half-applied files; the next gated start recovers to exactly ${outcome}`, async () => {
     const after = await expectedAfter();
-    const { root, id, hash, revision } = await prepared();
-    const before = treeHashes(root);
     const marker = path.join(tempDir('docforge-fault-'), 'marker');
-    const doomed = await useServer(root, { canonicalApplier: 'reviewer', env: { DOCFORGE_TEST_FAULT_POINT: `apply_kill_${step}`, DOCFORGE_TEST_FAULT_MARKER: marker } });
+    const { root, id, hash, revision, server: doomed } = await prepared({ DOCFORGE_TEST_FAULT_POINT: `apply_kill_${step}`, DOCFORGE_TEST_FAULT_MARKER: marker });
+    const before = treeHashes(root);
     let settled = false;
     const pending = doomed.call('docforge_apply_changeset', { changeset_id: id, changeset_sha256: hash }).catch(() => null).finally(() => { settled = true; });
     // Until the server reaches the step (it then waits to be killed) or its call ends without reaching it: no

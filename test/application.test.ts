@@ -84,12 +84,13 @@ test('every operation kind is applied through the gate; the next get_node return
 test('a wrong SHA-256, a stale base and a writer the policy does not allow are refused and nothing changes', async () => {
   const root = exampleProjectCopy();
   editDescriptor(root, '[state]', '[proposals.appliers.reviewer]\nwriters = ["agent"]\n\n[state]');
-  const agent = await useServer(root, { proposalWriter: 'agent' });
+  // The allowed writer's server is the gated one too (one server start fewer; issue 29 item 7).
+  const agent = await useServer(root, { proposalWriter: 'agent', canonicalApplier: 'reviewer' });
   const intruder = await useServer(root, { proposalWriter: 'intruder' });
   const ok = (await agent.call('docforge_register_changes', { operations: [{ op: 'node_update', node_id: 'CMP-LEDGER', set: { status: 'deprecated' } }] })).result!;
   const foreign = (await intruder.call('docforge_register_changes', { operations: [{ op: 'node_update', node_id: 'CMP-AUTH-GATEWAY', set: { status: 'deprecated' } }] })).result!;
   const stale = (await agent.call('docforge_register_changes', { operations: [{ op: 'node_update', node_id: 'RB-004', set: { status: 'deprecated' } }] })).result!;
-  const server = await useServer(root, { canonicalApplier: 'reviewer' });
+  const server = agent;
   await server.call('docforge_sync');
 
   // A touched node changed after the proposal: stale.
@@ -191,11 +192,10 @@ test('the compact receipt keeps the applied lifecycle, exact hash, changed-sourc
     'CMP-AUTH-GATEWAY', 'CMP-MEMORY-LEDGER-STORE', 'CMP-BASE-SERVICE', 'CMP-SETTLEMENT-JOB', 'CMP-LEDGER', 'CMP-REFUND-SERVICE', 'CMP-FRAUD-SCORER', 'CMP-ERRORS', 'CMP-RETRY', 'CMP-IDEMPOTENCY-STORE',
     ...['PAY-001', 'PAY-002', 'PAY-003', 'PAY-004', 'PAY-005', 'LED-001', 'LED-002', 'LED-003', 'LED-004', 'FRD-001', 'FRD-002', 'FRD-003', 'FRD-004', 'PLT-001', 'PLT-002', 'PLT-003'].map((n) => `REQ-${n}`),
   ];
-  const writer = await useServer(root, { proposalWriter: 'agent' });
-  const reg = (await writer.call('docforge_register_changes', { operations: ids.map((id) => ({ op: 'node_update', node_id: id, set: { status: 'deprecated' } })) })).result!;
+  // One server registers and applies (issue 29 item 7: a writer's and then an applier's start before).
+  const server = await useServer(root, { proposalWriter: 'agent', canonicalApplier: 'reviewer' });
+  const reg = (await server.call('docforge_register_changes', { operations: ids.map((id) => ({ op: 'node_update', node_id: id, set: { status: 'deprecated' } })) })).result!;
   assert.equal(reg.status, 'ready');
-  await writer.close();
-  const server = await useServer(root, { canonicalApplier: 'reviewer' });
   const applied = await server.call('docforge_apply_changeset', { changeset_id: reg.changeset_id, changeset_sha256: reg.changeset_sha256 });
   assert.equal(applied.ok, true, JSON.stringify(applied.error));
   assert.equal(applied.result!.compact, true);
@@ -212,10 +212,8 @@ test('the compact receipt keeps the applied lifecycle, exact hash, changed-sourc
   // A project block that leaves no room for even the minimum receipt: refused before any write.
   const tight = exampleProjectCopy();
   editDescriptor(tight, 'max_output_chars = 60000', 'max_output_chars = 2000');
-  const w2 = await useServer(tight, { proposalWriter: 'agent' });
-  const reg2 = (await w2.call('docforge_register_changes', { operations: [{ op: 'node_update', node_id: 'CMP-LEDGER', set: { status: 'deprecated' } }] })).result!;
-  await w2.close();
-  const s2 = await useServer(tight, { canonicalApplier: 'reviewer' });
+  const s2 = await useServer(tight, { proposalWriter: 'agent', canonicalApplier: 'reviewer' });
+  const reg2 = (await s2.call('docforge_register_changes', { operations: [{ op: 'node_update', node_id: 'CMP-LEDGER', set: { status: 'deprecated' } }] })).result!;
   await s2.call('docforge_sync');
   editDescriptor(tight, '[limits]', `[limits]\n${'k'.repeat(1900)} = 1`);
   const before2 = treeHashes(tight);

@@ -29,13 +29,12 @@ test('paths over the byte or segment bound are invalid_arguments with their reas
 test('a path of legitimate depth applies; a kill mid-apply is recovered and leaves none of the folders it made', async () => {
   const root = exampleProjectCopy();
   const rel = `docs/${'deep/'.repeat(40)}x.md`;
-  const writer = await useServer(root, { proposalWriter: 'agent' });
-  const reg = await writer.call('docforge_register_changes', { operations: [create(rel)] });
-  assert.equal(reg.result!.status, 'ready', JSON.stringify(reg.result!.findings));
-  await writer.close();
-  const before = treeHashes(root);
+  // The armed gated server registers (writer agent) and applies: one server start fewer (issue 29 item 7; the point arms only the application).
   const marker = path.join(tempDir('docforge-fault-'), 'marker');
-  const doomed = await useServer(root, { canonicalApplier: 'reviewer', env: { DOCFORGE_TEST_FAULT_POINT: 'apply_kill_temp_written', DOCFORGE_TEST_FAULT_MARKER: marker } });
+  const doomed = await useServer(root, { proposalWriter: 'agent', canonicalApplier: 'reviewer', env: { DOCFORGE_TEST_FAULT_POINT: 'apply_kill_temp_written', DOCFORGE_TEST_FAULT_MARKER: marker } });
+  const reg = await doomed.call('docforge_register_changes', { operations: [create(rel)] });
+  assert.equal(reg.result!.status, 'ready', JSON.stringify(reg.result!.findings));
+  const before = treeHashes(root);
   let settled = false;
   const pending = doomed.call('docforge_apply_changeset', { changeset_id: reg.result!.changeset_id, changeset_sha256: reg.result!.changeset_sha256 }).catch(() => null).finally(() => { settled = true; });
   // Until the apply reaches the point (it then waits to be killed) or its call ends without reaching it (no time bound of its own).
@@ -69,7 +68,8 @@ test('a created path the source walk would not read back is refused at registrat
 test('a later overlapping draft of another writer does not block an earlier ready changeset; the later one carries the conflict', async () => {
   const root = exampleProjectCopy();
   const update = (status: string): Record<string, unknown> => ({ op: 'node_update', node_id: 'CMP-LEDGER', set: { status } });
-  const first = await useServer(root, { proposalWriter: 'agent' });
+  // The first writer's server is the gated one too (one server start fewer; issue 29 item 7).
+  const first = await useServer(root, { proposalWriter: 'agent', canonicalApplier: 'reviewer' });
   const r1 = await first.call('docforge_register_changes', { operations: [update('deprecated')] });
   assert.equal(r1.result!.status, 'ready', JSON.stringify(r1.result!.findings));
   const second = await useServer(root, { proposalWriter: 'other' });
@@ -78,7 +78,7 @@ test('a later overlapping draft of another writer does not block an earlier read
   assert.ok(r3.result!.findings.some((f: { code: string }) => f.code === 'conflict'), 'the later one carries the conflict');
   const got = await first.call('docforge_get_changeset', { changeset_id: r1.result!.changeset_id });
   assert.equal(got.result!.changeset.stored_status, 'ready');
-  const applier = await useServer(root, { canonicalApplier: 'reviewer' });
+  const applier = first;
   const applied = await applier.call('docforge_apply_changeset', { changeset_id: r1.result!.changeset_id, changeset_sha256: r1.result!.changeset_sha256 });
   assert.equal(applied.ok, true, JSON.stringify(applied.error));
 });

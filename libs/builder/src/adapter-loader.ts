@@ -13,9 +13,9 @@ export async function loadBuiltinAdapter(id: string): Promise<CodeAdapter | null
     return python.pythonAdapter;
   }
   if (TREE_MANIFESTS.some((manifest) => manifest.id === id)) {
-    const family = await (await import('@docforge/adapter-treesitter')).loadTreeAdapters();
-    await family.initTreeLanguage(id);
-    return family.treeAdapter(id);
+    // Each grammar loads when the first file that needs it is parsed (`prepare`), so linking, strategy `lexical` and a
+    // C-only project load none or only theirs.
+    return (await (await import('@docforge/adapter-treesitter')).loadTreeAdapters()).treeAdapter(id);
   }
   return null;
 }

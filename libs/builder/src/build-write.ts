@@ -13,7 +13,7 @@ import { isRetry, type BuildSetup, type CurrentSources, type Resolved, type Retr
 import { sourceKey, type BuildOutcome } from './build-types.js';
 import { indexMeta } from './index-meta.js';
 import { writeDeltaIndex, writeFullIndex } from './rows.js';
-import { reparseSource } from './parse.js';
+import { prepareParser, reparseSource } from './parse.js';
 import { extendGraph, issuesHash } from './project-adapter.js';
 import { edgeRow, sameEdgesAsWritten, sameMap } from './written-compare.js';
 
@@ -168,7 +168,8 @@ async function writeFull(
   }
   for (const [p, source] of current) {
     if (!source.stripped) continue;
-    current.set(p, reparseSource(task.root, setup.descriptor, source, task.logicAllowed));
+    const failure = source.adapter === null ? undefined : await prepareParser(setup.descriptor, p);
+    current.set(p, reparseSource(task.root, setup.descriptor, source, task.logicAllowed, failure));
     reparsed = true;
   }
   if (reparsed) {

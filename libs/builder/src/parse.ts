@@ -10,6 +10,7 @@ import { decodeSourceText, invalidEncodingIssue } from '@docforge/core';
 import { loadDescriptor, parseContentSource, type Descriptor, type SourceEntry } from '@docforge/project';
 import { adapterFor, adaptersFor, adaptersSettled, ensureAdapters } from '@docforge/identity';
 import type { CachedSource } from './build-types.js';
+import type { CodeExtractInput } from '@docforge/core';
 
 /** A batch of sources to read, hash and parse (possibly in a parse worker). */
 export interface ParseBatchTask {
@@ -47,13 +48,30 @@ export async function parseBatch(task: ParseBatchTask): Promise<ParsedBatchItem[
       continue;
     }
     // Any other code file's adapter loads when the file needs its parser (a reused hash never does).
+    let failure: unknown;
     if (entry.role === 'code') {
       const ids = adaptersFor(descriptor, [entry]);
       if (!adaptersSettled(ids)) await ensureAdapters(ids);
+      failure = await prepareParser(descriptor, entry.path);
     }
-    items.push({ reuse: false, entry, source: parseSource(descriptor, entry, bytes, contentHash, task.logicAllowed) });
+    items.push({ reuse: false, entry, source: parseSource(descriptor, entry, bytes, contentHash, task.logicAllowed, failure) });
   }
   return items;
+}
+
+/** The descriptor's adapter option tables as `CodeExtractInput.options` has them, or undefined when none is declared. */
+function extractOptions(descriptor: Descriptor): CodeExtractInput['options'] {
+  return descriptor.adapter.c?.headers === 'c' ? { c: { headers: 'c' } } : undefined;
+}
+
+/**
+ * Loads what the adapter of the code file at `filePath` needs to extract it on this thread (`CodeAdapter.prepare`: a
+ * tree-sitter grammar on first need); resolves to the load's error when it failed (a later call retries), else undefined.
+ */
+export async function prepareParser(descriptor: Descriptor, filePath: string): Promise<unknown> {
+  const options = extractOptions(descriptor);
+  const pending = adapterFor(descriptor, filePath)?.prepare?.({ path: filePath, strategy: descriptor.adapter.strategy, ...(options === undefined ? {} : { options }) }) ?? null;
+  return pending === null ? undefined : pending.then(() => undefined, (error: unknown) => error);
 }
 
 /** The cached form of a source that could not be read: no nodes, one `unreadable_source` issue. */
@@ -68,9 +86,10 @@ export function unreadableSource(entry: SourceEntry, error: unknown): CachedSour
  * Decodes and parses one source's bytes; never throws. Bytes that are not UTF-8 text (see
  * @docforge/project `decodeSourceText`) give no nodes and one `invalid_encoding` error issue, for
  * content and code alike (the file keeps its adapter, so links and imports to it add no finding of
- * their own); an adapter failure becomes an `adapter_extraction_failed` issue.
+ * their own); an adapter failure, or `prepareFailure` (what {@link prepareParser} gave, when
+ * defined), becomes an `adapter_extraction_failed` issue.
  */
-export function parseSource(descriptor: Descriptor, entry: SourceEntry, bytes: Uint8Array, contentHash: string, logicAllowed: boolean): CachedSource {
+export function parseSource(descriptor: Descriptor, entry: SourceEntry, bytes: Uint8Array, contentHash: string, logicAllowed: boolean, prepareFailure?: unknown): CachedSource {
   const decoded = decodeSourceText(bytes, entry.path);
   if (!decoded.ok) {
     const adapterId = entry.role === 'code' ? adapterFor(descriptor, entry.path)?.id ?? null : null;
@@ -91,7 +110,8 @@ export function parseSource(descriptor: Descriptor, entry: SourceEntry, bytes: U
     return { entry, content_hash: contentHash, nodes: [], edges: [], links: [], issues: [], logic_steps: [], logic_flows: [], link_data: null, code_text: [], adapter: null, stripped: false };
   }
   try {
-    const options = descriptor.adapter.c?.headers === 'c' ? { c: { headers: 'c' } } : undefined;
+    if (prepareFailure !== undefined) throw prepareFailure;
+    const options = extractOptions(descriptor);
     const extracted = adapter.extract({ path: entry.path, content: text, strategy: descriptor.adapter.strategy, logic: logicAllowed && descriptor.adapter.strategy === 'ast', ...(options === undefined ? {} : { options }) });
     // A code node's review hash is over its declaration's lines, whitespace normalised (issue 32 item 1).
     const review_hashes = extracted.review_hashes ?? codeReviewHashes(text, extracted.nodes);
@@ -104,11 +124,11 @@ export function parseSource(descriptor: Descriptor, entry: SourceEntry, bytes: U
   }
 }
 
-/** Re-reads and parses a source whose bodies were dropped after the last write (a full write needs them). */
-export function reparseSource(root: string, descriptor: Descriptor, source: CachedSource, logicAllowed: boolean): CachedSource {
+/** Re-reads and parses a source whose bodies were dropped after the last write (a full write needs them); `prepareFailure` as for {@link parseSource}. */
+export function reparseSource(root: string, descriptor: Descriptor, source: CachedSource, logicAllowed: boolean, prepareFailure?: unknown): CachedSource {
   try {
     const bytes = readFileSync(path.join(root, source.entry.path));
-    return parseSource(descriptor, source.entry, bytes, sha256(bytes), logicAllowed);
+    return parseSource(descriptor, source.entry, bytes, sha256(bytes), logicAllowed, prepareFailure);
   } catch (error) {
     return unreadableSource(source.entry, error);
   }

@@ -115,6 +115,12 @@ export interface CodeAdapter {
    * overrides the review hashes the build computes from each node's lines (issue 32; `codeReviewHashes`).
    */
   extract(input: CodeExtractInput): Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'logic_steps' | 'logic_flows' | 'link_data' | 'code_text' | 'review_hashes'>;
+  /**
+   * Optional: loads on this thread what {@link CodeAdapter.extract} needs for the file `input` describes (a tree-sitter
+   * grammar, loaded when the first file that needs it is parsed). Returns null when nothing is left to load, so a caller
+   * awaits only then; the promise rejects (DocforgeError `internal_error`) when it cannot load, and a later call retries.
+   */
+  prepare?(input: Pick<CodeExtractInput, 'path' | 'strategy' | 'options'>): Promise<void> | null;
   /** Resolves cross-file edges from the `link_data` of every file this adapter extracted. */
   link(files: readonly LinkInput[], resolver: ModuleResolver): LinkResult;
   /**

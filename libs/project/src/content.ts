@@ -12,7 +12,7 @@ import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.
 import { markdownFacts, selfAnchorIssues, SUMMARY_MAX } from './markdown-facts.js';
 import type { DocBinding } from './doc-bindings.js';
 import type { ParameterList } from '@docforge/core';
-import { findFrontMatter, findMisplacedFrontMatter, readFrontMatter, type ForeignFields } from './front-matter.js';
+import { crOnlyFrontMatter, findFrontMatter, findMisplacedFrontMatter, readFrontMatter, type ForeignFields } from './front-matter.js';
 import { MAX_NODE_ID_CHARS, nodeIdProblem, UNSAFE_ID_CHARACTER } from '@docforge/core';
 
 /** A relative link from a Markdown node to another project file, resolved later by {@link resolveGraph}. */
@@ -380,6 +380,8 @@ function parseMarkdown(path: string, text: string, descriptor: Descriptor): Cont
     if (block.close !== null) return plainNode(result, path, lines, lineCount, descriptor, { bodyFrom: block.close + 1, skip: null, foreign: null });
     return plainNode(result, path, lines, lineCount, descriptor, { bodyFrom: 0, skip: { from: 1, to: lines.length }, foreign: null });
   }
+  const crOnly = crOnlyFrontMatter(path, lines[0]);
+  if (crOnly !== null) result.issues.push(crOnly);
   const misplaced = findMisplacedFrontMatter(lines);
   if (misplaced !== null) {
     const line = misplaced.first + 1;

@@ -173,6 +173,21 @@ function yamlReason(message: string): string {
   return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '').trim();
 }
 
+/** Source offset of the first scalar (key or value) whose text holds a lone surrogate, or null. */
+function loneSurrogateOffset(doc: Yaml.Document.Parsed): number | null {
+  let at: number | null = null;
+  yaml().visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && /\p{Surrogate}/u.test(node.value)) {
+        at = node.range?.[0] ?? 0;
+        return yaml().visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return at;
+}
+
 function readYaml(block: FrontMatterBlock, path: string): FrontMatterReading {
   const lineCounter = new (yaml().LineCounter)();
   const doc = yaml().parseDocument(block.text, { lineCounter, uniqueKeys: true });
@@ -184,6 +199,12 @@ function readYaml(block: FrontMatterBlock, path: string): FrontMatterReading {
   }
   if (doc.contents !== null && !yaml().isMap(doc.contents)) {
     return { type: 'unreadable', docforge: false, issue: finding('error', path, 2, 'YAML front matter must be a mapping of fields (key: value)') };
+  }
+  // A `\uD800` escape decodes to a lone surrogate, which no UTF-8 file or index can hold: refused
+  // like TOML's invalid escape instead of being stored as replacement characters (break-it trial).
+  const lone = loneSurrogateOffset(doc);
+  if (lone !== null) {
+    return { type: 'unreadable', docforge: false, issue: finding('error', path, Math.min(lastLine, 1 + lineCounter.linePos(lone).line), 'YAML front matter cannot be read: invalid unicode escape (a lone surrogate half, \\uD800-\\uDFFF, has no UTF-8 form)') };
   }
   let table: Table;
   try {
@@ -240,4 +261,19 @@ function readToml(block: FrontMatterBlock, path: string): FrontMatterReading {
  */
 export function readFrontMatter(block: FrontMatterBlock, path: string): FrontMatterReading {
   return block.format === 'yaml' ? readYaml(block, path) : readToml(block, path);
+}
+
+/**
+ * A first line that opens front matter but ends it with a lone CR (`+++\rid = ...`: classic Mac OS
+ * line endings, which Markdown tools and DocForge's line rules do not all read as line breaks): the
+ * block would silently be body text, so it is an error finding (break-it trial, issue 30). Null
+ * for any other first line.
+ * @param path project-relative path, for the finding
+ * @param first the file's first line, split on LF or CRLF (so a CR-only file is one line)
+ */
+export function crOnlyFrontMatter(path: string, first: string | undefined): SourceIssue | null {
+  const cr = first === undefined ? -1 : first.indexOf('\r');
+  if (cr < 0 || cr === (first as string).length - 1 || !['+++', '---'].includes((first as string).slice(0, cr).trimEnd())) return null;
+  const message = `${path}:1: front matter cannot be read: its lines end with a lone carriage return (CR, classic Mac OS line endings); save the file with LF or CRLF line endings`;
+  return { severity: 'error', code: 'malformed_front_matter', message, path, line: 1, node_id: null };
 }

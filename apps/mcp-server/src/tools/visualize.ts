@@ -10,7 +10,7 @@ import { errors } from '@docforge/core';
 import { defineTool, loadProtocolTool } from '../define-tool.js';
 import { VIEWER_TEMPLATE, withViewerManager } from './viewer-shared.js';
 
-/** The `docforge_visualize` definition. @throws DocforgeError `node_not_found`, `viewer_unavailable`, `worker_failed` */
+/** The `docforge_visualize` definition. @throws DocforgeError `node_not_found`, `invalid_arguments` (a query with a lone surrogate), `viewer_unavailable`, `worker_failed` */
 export const visualizeTool = defineTool({
   protocol: loadProtocolTool('docforge_visualize'),
   kind: 'sync',
@@ -19,6 +19,10 @@ export const visualizeTool = defineTool({
     const focus = args.node_id ?? null;
     const query = args.query ?? null;
     if (focus !== null && ctx.manager.reader().getNode(focus) === null) throw errors.nodeNotFound(focus);
+    // The query travels in the viewer URL: a lone surrogate cannot be percent-encoded as UTF-8
+    // (encodeURIComponent throws URIError), so it is refused before any worker starts (break-it trial).
+    const lone = query === null ? -1 : query.search(/\p{Surrogate}/u);
+    if (lone >= 0) throw errors.invalidArguments(`/query must be well-formed Unicode: a lone surrogate at character ${lone} cannot be put in the viewer URL`, { argument: 'query', index: lone });
     const p = sync.publication;
     const signature = { generation: p.generation, source_identity: p.source_identity, index_file: p.index_file, index_ino: p.index_ino, index_size: p.index_size };
     const indexPath = path.join(ctx.manager.layout().indexDir, p.index_file);

@@ -23,7 +23,7 @@ function logicOrNone(build: () => { steps: LogicStep[]; flows: LogicFlow[] }): {
     throw error;
   }
 }
-import { requireParser } from './runtime.js';
+import { requireGrammar } from './runtime.js';
 import type { LanguageSpec } from './spec.js';
 import { cap, countLines, docComment, endLine, firstParagraph, line, precedingComments, syntaxErrors } from './tree.js';
 
@@ -246,7 +246,7 @@ class Extractor {
     const isFunction = match.kind === 'function' || match.kind === 'method';
     if (isFunction) {
       draft.receiver = match.receiver;
-      for (const param of match.params) bindLocal(draft, param, null);
+      for (const param of match.params) bindLocal(draft, param, match.paramProofs?.get(param) ?? null);
       if (match.results !== undefined && match.results.some((r) => r !== null)) this.results[draft.qname] = match.results;
       if (this.logic && spec.logic !== null && match.body !== null) {
         const built = logicOrNone(() => buildLogic(spec.logic!, draft.id, node, match.body!, cap(match.signature).slice(0, 120), this.source));
@@ -263,17 +263,24 @@ class Extractor {
    */
   shadowLocals(): void {
     this.calls.forEach((call, index) => {
-      const path = call.path;
+      // `['<recv>', x, m]` (C++ `x.m()`; `<recv->` for `x->m()`): a call on a variable, kept only as `<typed>` when x's
+      // declarations prove its type: an object's (a type proof) for `.`, a pointer's to what `new` made (a call proof) for `->`.
+      const recv = call.path?.[0] === '<recv>' || call.path?.[0] === '<recv->';
+      const fits = (proof: TreeRecv): boolean => !recv || ('type' in proof) === (call.path?.[0] === '<recv>');
+      const path = recv ? (call.path as string[]).slice(1) : call.path;
       const head = path?.[0];
       const owner = this.callScopes[index];
-      if (path === null || head === undefined || owner === undefined) return;
+      if (path === null || head === undefined || owner === undefined) {
+        if (recv) call.path = null;
+        return;
+      }
       const proof = owner.proofs.get(head);
       // A proof naming a local (a type or function declared or bound in the body) proves nothing outside it.
       const proofHead = proof == null ? undefined : 'type' in proof ? proof.type[0] : proof.call[0];
-      if (proof != null && path.length === 2 && proofHead !== undefined && !owner.locals.has(proofHead) && proofHead !== owner.receiver) {
+      if (proof != null && fits(proof) && path.length === 2 && proofHead !== undefined && !owner.locals.has(proofHead) && proofHead !== owner.receiver) {
         call.path = ['<typed>', path[1] as string];
         call.recv = proof;
-      } else if (owner.locals.has(head) || (this.spec.callableLocals === true && head === '<self>' && owner.locals.has(path[1] ?? ''))) call.path = null;
+      } else if (recv || owner.locals.has(head) || (this.spec.callableLocals === true && head === '<self>' && owner.locals.has(path[1] ?? ''))) call.path = null;
       // An unqualified call naming a local (a C# local function or delegate) reaches no enclosing type's method.
       else if (head === '<bare>' && owner.locals.has(path[1] ?? '')) call.path = ['<self>', path[1] as string];
       else if (head === owner.receiver) call.path = path.length === 2 ? ['<self>', path[1] as string] : null;
@@ -308,16 +315,20 @@ class Extractor {
   }
 }
 
+/** The module specifier of the grammar that parses the file at `path` (its dialect's where that applies). */
+export function grammarFor(spec: LanguageSpec, path: string, options: CodeExtractInput['options']): string {
+  return spec.dialect?.applies(path, options) === true ? spec.dialect.grammar : `@vscode/tree-sitter-wasm/wasm/${spec.grammar}`;
+}
+
 /**
  * Extracts one file of `spec`'s language with strategy `ast`. Nodes: the module `code:<path>` and
  * its definitions `code:<path>#<qualified.name>` (a repeated qualified name gets `~2`, `~3`);
  * Logic for functions and methods when `input.logic` and the language has a {@link LogicSpec}.
  * Syntax errors become `syntax_error` warnings; extraction continues on the recovered tree.
- * @throws DocforgeError `internal_error` when the language's grammar is not loaded on this thread.
+ * @throws DocforgeError `internal_error` when the file's grammar ({@link grammarFor}) is not loaded on this thread.
  */
 export function extractTree(spec: LanguageSpec, input: CodeExtractInput): ExtractResult {
-  const loaded = requireParser(spec.id);
-  const { parser, query } = loaded.dialect !== null && spec.dialect?.applies(input.path, input.options) === true ? loaded.dialect : loaded;
+  const { parser, query } = requireGrammar(grammarFor(spec, input.path, input.options));
   const extractor = new Extractor(spec, input.path, input.content, input.logic);
   let tree: Tree | null = null;
   try {

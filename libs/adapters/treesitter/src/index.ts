@@ -10,7 +10,7 @@ export type { TreeLinkData, TreeImport, TreeCall, TreeBase, TreeDef } from './li
 /** The whole family (whole.ts): `treeAdapter(id)`, `initTreeLanguage(id)`, the link-data reader. */
 export type TreeAdapterModule = typeof import('./whole.js');
 
-/** Loads the whole family (module code; each grammar loads on `initTreeLanguage(id)`). */
+/** Loads the whole family (module code; a grammar loads through an adapter's `prepare` for a file that needs it, or `initTreeLanguage(id)`). */
 export function loadTreeAdapters(): Promise<TreeAdapterModule> {
   return import('./whole.js');
 }

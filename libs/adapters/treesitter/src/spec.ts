@@ -26,8 +26,10 @@ export interface DefinitionMatch {
   body: SyntaxNode | null;
   /** The receiver variable in the body (Go `t`, Rust `self`, Java `this`), or null. */
   receiver: string | null;
-  /** Names the parameters bind. */
+  /** Names the parameters bind (Go: the function's and the receiver's type parameters too, which shadow package types). */
   params: readonly string[];
+  /** What proves each parameter's type (Go `s *Server`; LanguageSpec.typedBinds for locals), by name. */
+  paramProofs?: ReadonlyMap<string, TreeRecv>;
   /**
    * How many arguments a call may pass (a method or function of a language with {@link LanguageSpec.overloads}): `min`
    * without the defaulted parameters, `max` null with varargs (Java `...`, C# `params`, C/C++ `...`).
@@ -143,7 +145,7 @@ export interface LanguageSpec {
   /** Grammar file name inside @vscode/tree-sitter-wasm/wasm. */
   grammar: string;
   /**
-   * A second grammar for some of the language's files, loaded beside the first: `grammar` is the `.wasm` file's module
+   * A second grammar for some of the language's files, each loaded when a file needs it: `grammar` is the `.wasm` file's module
    * specifier (C: `tree-sitter-c/tree-sitter-c.wasm`), `applies` whether a project-relative path is parsed with it, given the
    * descriptor's adapter options (`CodeExtractInput.options`).
    */

@@ -29,14 +29,14 @@ const SPECS: ReadonlyMap<string, LanguageSpec> = new Map([GO_SPEC, RUST_SPEC, JA
 /** Adapter ids of the family, in manifest order. */
 export const TREE_ADAPTER_IDS: readonly string[] = Object.freeze([...SPECS.keys()]);
 
-/** The adapter of a family id (strategy `ast` needs {@link initTreeLanguage} first), or null for another id. */
+/** The adapter of a family id (strategy `ast` needs its `prepare` for each file, or {@link initTreeLanguage}, first), or null for another id. */
 export function treeAdapter(id: string): CodeAdapter | null {
   const spec = SPECS.get(id);
   return spec === undefined ? null : makeTreeAdapter(spec, TREE_ADAPTER_VERSION);
 }
 
 /**
- * Loads the grammar of a family id on this thread (idempotent).
+ * Loads every grammar of a family id on this thread (idempotent); a build loads them per file through `prepare` instead.
  * @throws DocforgeError `internal_error` for an id outside the family, or when the grammar cannot be loaded.
  */
 export async function initTreeLanguage(id: string): Promise<void> {

@@ -11,7 +11,7 @@
  * `static` have the capability `static`. Includes: `#include "…"` (cpp-resolve.ts).
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
-import type { TreeImport } from '../link-data.js';
+import type { TreeImport, TreeRecv } from '../link-data.js';
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, named } from '../tree.js';
@@ -166,7 +166,57 @@ function callee(node: SyntaxNode): string[] | null | undefined {
   if (fn.type !== 'field_expression') return null;
   const argument = fn.childForFieldName('argument');
   const field = fn.childForFieldName('field');
-  return argument?.type === 'this' && field?.type === 'field_identifier' ? ['<self>', field.text] : null;
+  if (field?.type !== 'field_identifier') return null;
+  if (argument?.type === 'this') return ['<self>', field.text];
+  // `x.m()`: the extractor keeps it only when x's declarations prove its type (typedBinds).
+  const operator = fn.childForFieldName('operator')?.text;
+  return argument?.type === 'identifier' && (operator === '.' || operator === '->') ? [operator === '.' ? '<recv>' : '<recv->', argument.text, field.text] : null;
+}
+
+/** Whether a template declaration around `node` (its function's or an enclosing class's) has a parameter `name`. */
+function templateParameter(node: SyntaxNode, name: string): boolean {
+  for (let up = node.parent; up !== null; up = up.parent) {
+    if (up.type === 'template_declaration' && new RegExp(`\\b${name}\\b`).test(up.childForFieldName('parameters')?.text ?? '')) return true;
+  }
+  return false;
+}
+
+/**
+ * C++'s proven locals (LanguageSpec.typedBinds): an object declared by value of a named class type (`Foo x;`, `Foo x(a);`,
+ * `Foo x{a};`, `ns::Foo x = v;`) is exactly a Foo, so `x.m()` does not dispatch. Not: pointers and references (their
+ * calls may dispatch to an override), `auto`, template types and a template's parameters, C (whose structs have no methods).
+ */
+function typedBinds(node: SyntaxNode): ReadonlyMap<string, TreeRecv> {
+  const out = new Map<string, TreeRecv>();
+  const typeNode = node.type === 'declaration' ? node.childForFieldName('type') : null;
+  if ((typeNode?.type !== 'type_identifier' && typeNode?.type !== 'qualified_identifier') || typeNode.text.includes('<') || node.tree.language.name === 'c') return out;
+  const type = scopedName(typeNode);
+  if (type === null || templateParameter(node, type[0] as string)) return out;
+  for (const child of node.childrenForFieldName('declarator')) {
+    const declared = child?.type === 'init_declarator' ? child.childForFieldName('declarator') : child;
+    if (declared?.type === 'identifier') out.set(declared.text, { type });
+    // `Foo* p = new Foo(a)`: p points to exactly a Foo while nothing can reseat it (a constructor call proof, for `p->m()`).
+    const pointee = declared?.type === 'pointer_declarator' ? declared.childForFieldName('declarator') : null;
+    const value = child?.type === 'init_declarator' ? child.childForFieldName('value') : null;
+    if (pointee?.type === 'identifier' && value?.type === 'new_expression' && value.childForFieldName('type')?.text === typeNode.text && onlyDereferenced(node, pointee.text)) {
+      out.set(pointee.text, { call: type, index: 0 });
+    }
+  }
+  return out;
+}
+
+/** Whether every mention of `name` in the function around `declaration`, the declaration aside, is `name->` or `delete name`. */
+function onlyDereferenced(declaration: SyntaxNode, name: string): boolean {
+  let fn = declaration.parent;
+  while (fn !== null && fn.type !== 'function_definition' && fn.type !== 'lambda_expression') fn = fn.parent;
+  const body = fn?.childForFieldName('body');
+  if (body == null) return false;
+  const text = `${body.text.slice(0, declaration.startIndex - body.startIndex)} ${body.text.slice(declaration.endIndex - body.startIndex)}`;
+  for (const mention of text.matchAll(new RegExp(`(?<![\\w.]|->|::)${name}\\b`, 'g'))) {
+    const at = mention.index ?? 0;
+    if (!/^\s*->/.test(text.slice(at + name.length, at + name.length + 16)) && !/\bdelete\s*$/.test(text.slice(Math.max(0, at - 16), at))) return false;
+  }
+  return true;
 }
 
 /** The identifier a declarator declares (through pointer, reference, array and init declarators), or null. */
@@ -179,13 +229,26 @@ function declaredName(node: SyntaxNode | null): string | null {
   return null;
 }
 
+const LOCAL_TYPES = new Set([...Object.keys(TYPES), 'type_definition', 'alias_declaration']);
+
+/** The name a type definition in a function body declares (`struct L {…}`, `typedef … L;`, `using L = …;`): none or one. */
+function localTypeName(node: SyntaxNode): string[] {
+  const up = node.parent;
+  if (up?.type !== 'compound_statement' && (up?.type !== 'declaration' || up.parent?.type !== 'compound_statement')) return [];
+  if (node.type === 'type_definition') return node.childrenForFieldName('declarator').filter((d) => d?.type === 'type_identifier').map((d) => (d as SyntaxNode).text);
+  const name = node.childForFieldName('name');
+  // `struct stat st;` names a type declared elsewhere: only a definition (with a body) or an alias declares one here.
+  return name === null || (node.type !== 'alias_declaration' && node.childForFieldName('body') === null) ? [] : [name.text];
+}
+
 /** Locals: declared variables, parameters (function pointers among them), range-for variables, lambda captures aside. */
 function binds(node: SyntaxNode): string[] {
   if (node.type === 'parameter_declaration' || node.type === 'optional_parameter_declaration' || node.type === 'for_range_loop') {
     const name = declaredName(node.childForFieldName('declarator'));
     return name === null ? [] : [name];
   }
-  if (node.type !== 'declaration') return [];
+  // A type declared in a function body shadows the namespace's: a proof naming it is void (extractor).
+  if (node.type !== 'declaration') return LOCAL_TYPES.has(node.type) ? localTypeName(node) : [];
   const out: string[] = [];
   // One WASM call for the declarators, not two per child (fieldNameForChild, child).
   for (const child of node.childrenForFieldName('declarator')) {
@@ -264,7 +327,7 @@ export const CPP_SPEC: LanguageSpec = {
   keywords: KEYWORDS,
   // ERROR: C prototypes followed by attribute macros (cPrototypeDeclarator).
   interesting: set(...Object.keys(TYPES), 'ERROR', 'type_definition', 'namespace_definition', 'function_definition', 'declaration', 'field_declaration', 'preproc_include',
-    'call_expression', 'parameter_declaration', 'optional_parameter_declaration', 'for_range_loop'),
+    'call_expression', 'parameter_declaration', 'optional_parameter_declaration', 'for_range_loop', 'alias_declaration'),
   isTestPath: (path) => /(^|\/)tests?\//i.test(path) || /(^|\/)test_[^/]*$|_test\.[^/.]+$|_unittest\.[^/.]+$/.test(path),
   conventionTested: (path) => {
     const stem = path.replace(/_(unit)?test(\.[^/.]+)$/, '$2').replace(/(^|\/)test_([^/]*)$/, '$1$2');
@@ -277,6 +340,8 @@ export const CPP_SPEC: LanguageSpec = {
   imports,
   callee,
   binds,
+  typedBinds,
+  receiverKinds: set('class', 'struct'),
   bases,
   logic: LOGIC,
   lexical,

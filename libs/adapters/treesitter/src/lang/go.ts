@@ -37,6 +37,26 @@ function parameterNames(list: SyntaxNode | null): string[] {
   return [...out];
 }
 
+/**
+ * The parameters' type proofs (`s *Server`, `s pkg.T`, `s T[K]`; not `...T`, a slice), and the type parameters the function
+ * and its receiver bind (`[T any]`, `(s *Stack[T])`): bound as locals, a proof naming one proves nothing (extractor).
+ */
+function parameterTypes(node: SyntaxNode): { proofs: Map<string, TreeRecv>; typeParams: string[] } {
+  const proofs = new Map<string, TreeRecv>();
+  for (const param of named(node.childForFieldName('parameters') ?? node).filter((c) => c.type === 'parameter_declaration')) {
+    const type = typePath(param.childForFieldName('type'));
+    for (const name of param.childrenForFieldName('name')) if (type !== null && name?.type === 'identifier') proofs.set(name.text, { type });
+  }
+  const typeParams = new Set<string>();
+  for (const param of named(node.childForFieldName('type_parameters') ?? node).filter((c) => c.type === 'type_parameter_declaration')) {
+    for (const name of param.childrenForFieldName('name')) identifiersUnder(name, IDENT, typeParams);
+  }
+  let receiver = named(node.childForFieldName('receiver') ?? node).find((c) => c.type === 'parameter_declaration')?.childForFieldName('type') ?? null;
+  while (receiver?.type === 'pointer_type' || receiver?.type === 'parenthesized_type') receiver = named(receiver)[0] ?? null;
+  identifiersUnder(receiver?.type === 'generic_type' ? receiver.childForFieldName('type_arguments') : null, new Set(['type_identifier']), typeParams);
+  return { proofs, typeParams: [...typeParams] };
+}
+
 /** The receiver's type name (`*T`, `T[K]` → `T`) and variable name of a method declaration. */
 function receiverOf(node: SyntaxNode): { type: string; name: string | null } | null {
   const param = named(node.childForFieldName('receiver') ?? node).find((c) => c.type === 'parameter_declaration');
@@ -117,13 +137,14 @@ function definition(node: SyntaxNode, parent: { kind: string; testFile: boolean;
   if (node.type === 'function_declaration' || node.type === 'method_declaration') {
     const receiver = node.type === 'method_declaration' ? receiverOf(node) : null;
     if (node.type === 'method_declaration' && receiver === null) return null;
+    const typed = parameterTypes(node);
     const capabilities: string[] = [];
     if (parent.testFile && receiver === null && TEST_FUNCTION.test(name)) capabilities.push('test');
     if (receiver === null && parent.pkg === 'main' && name === 'main') capabilities.push('entrypoint');
     return {
       kind: receiver === null ? 'function' : 'method', name, qualifier: receiver?.type, signature: signature(node), capabilities,
       exported: exported(name) && (receiver === null || exported(receiver.type)), body: node.childForFieldName('body'),
-      receiver: receiver?.name ?? null, params: parameterNames(node.childForFieldName('parameters')), results: resultTypes(node),
+      receiver: receiver?.name ?? null, params: [...parameterNames(node.childForFieldName('parameters')), ...typed.typeParams], paramProofs: typed.proofs, results: resultTypes(node),
     };
   }
   // type_spec / type_alias inside a type_declaration: the declaration's comment documents a lone spec.
