@@ -3,26 +3,13 @@
  * (ParsedSource.link_data) and its linker reads back. Plain JSON, one shape for every language;
  * {@link readTreeLinkData} re-validates it because stored JSON may come from an older version.
  */
+import type { TreeImport } from '@docforge/module-resolution';
 
 /** Version of the {@link TreeLinkData} shape; bump on any incompatible change. */
 export const TREE_LINK_DATA_VERSION = 1;
 
-/**
- * One import as written: Go `import x "a/b"` (spec `a/b`, alias `x`), Rust `use crate::a::B as C`
- * (spec `crate::a::B`, alias `C`), Java `import a.b.C;` (spec `a.b.C`), `import a.b.*;` (spec
- * `a.b.*`), `import static a.b.C.m;` (spec `a.b.C.m`, `static: true`), Rust `mod m;` (spec `mod m`).
- */
-export interface TreeImport {
-  /** 1-based line of the import statement. */
-  line: number;
-  spec: string;
-  /** The name the import binds when written explicitly (Go `x "a/b"`, Rust `as C`); null otherwise. */
-  alias: string | null;
-  /** Java `import static`. */
-  static?: boolean;
-  /** Qualified name of the definition the import is written in (a Rust inline `mod` or function); absent at file level. */
-  scope?: string;
-}
+/** One import as written (the shape lives in @docforge/module-resolution, whose rules resolve it). */
+export type { TreeImport };
 
 /**
  * What proves the type of a local variable a call goes through (`x.m()` as `['<typed>', 'm']`): the type path its declaration
