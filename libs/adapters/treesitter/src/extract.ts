@@ -309,6 +309,8 @@ class Extractor {
     const linkData: TreeLinkData = { version: TREE_LINK_DATA_VERSION, lang: this.spec.id, package: this.pkg, imports: this.imports, calls: this.calls, bases: this.bases };
     if (this.spec.overloads === true) linkData.arity = this.arity;
     if (Object.keys(this.results).length > 0) linkData.results = this.results;
+    const protos = this.drafts.filter((d) => d.declaration && (d.kind === 'function' || d.kind === 'method')).map((d) => d.qname);
+    if (protos.length > 0) linkData.protos = protos;
     return { nodes, edges, issues, logic_steps: this.logicSteps, logic_flows: this.logicFlows, link_data: linkData };
   }
 }

@@ -3,26 +3,13 @@
  * (ParsedSource.link_data) and its linker reads back. Plain JSON, one shape for every language;
  * {@link readTreeLinkData} re-validates it because stored JSON may come from an older version.
  */
+import type { TreeImport } from '@docforge/module-resolution';
 
 /** Version of the {@link TreeLinkData} shape; bump on any incompatible change. */
 export const TREE_LINK_DATA_VERSION = 1;
 
-/**
- * One import as written: Go `import x "a/b"` (spec `a/b`, alias `x`), Rust `use crate::a::B as C`
- * (spec `crate::a::B`, alias `C`), Java `import a.b.C;` (spec `a.b.C`), `import a.b.*;` (spec
- * `a.b.*`), `import static a.b.C.m;` (spec `a.b.C.m`, `static: true`), Rust `mod m;` (spec `mod m`).
- */
-export interface TreeImport {
-  /** 1-based line of the import statement. */
-  line: number;
-  spec: string;
-  /** The name the import binds when written explicitly (Go `x "a/b"`, Rust `as C`); null otherwise. */
-  alias: string | null;
-  /** Java `import static`. */
-  static?: boolean;
-  /** Qualified name of the definition the import is written in (a Rust inline `mod` or function); absent at file level. */
-  scope?: string;
-}
+/** One import as written (the shape lives in @docforge/module-resolution, whose rules resolve it). */
+export type { TreeImport };
 
 /**
  * What proves the type of a local variable a call goes through (`x.m()` as `['<typed>', 'm']`): the type path its declaration
@@ -85,6 +72,11 @@ export interface TreeLinkData {
   arity?: Record<string, [number, number | null]>;
   /** Declared result types by function qualified name (Go), one type path per result, null where it names no plain type. */
   results?: Record<string, (string[] | null)[]>;
+  /**
+   * Qualified names of the functions and methods the file only declares, without a body (a C prototype, a C++ member declared
+   * in its class and defined elsewhere); absent when none. The linker joins one to its single definition (link-proto.ts).
+   */
+  protos?: string[];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -136,5 +128,6 @@ export function readTreeLinkData(value: unknown, lang: string): TreeLinkData | n
   if (arity !== undefined && (!isRecord(arity) || !Object.values(arity).every((a) => Array.isArray(a) && a.length === 2 && typeof a[0] === 'number' && (a[1] === null || typeof a[1] === 'number')))) return null;
   const results = value['results'];
   if (results !== undefined && (!isRecord(results) || !Object.values(results).every((r) => Array.isArray(r) && r.every((t) => t === null || isStringArray(t))))) return null;
+  if (value['protos'] !== undefined && !isStringArray(value['protos'])) return null;
   return value as unknown as TreeLinkData;
 }

@@ -14,6 +14,7 @@ import { AncestorWalk, type Answer, type DefRef, type Step } from './link-walk.j
 import { enclosingMember, unbare } from './link-enclosing.js';
 import { typedHostOf, typedTarget, type TypedHost } from './link-typed.js';
 import { CALLABLE, TYPES, parentMember, parentQname, qualifiedSuper, superMember } from './link-super.js';
+import { Prototypes } from './link-proto.js';
 
 interface Binding {
   files?: string[];
@@ -54,6 +55,9 @@ class TreeLinker {
   readonly memberNames = new Map<string, Set<string>>();
   readonly walk = new AncestorWalk({ plan: (type, instance) => this.plan(type, instance), own: (type, name, caller) => this.ownMember(type, name, caller), callerKey: (caller, name) => this.callerKey(caller, name) });
 
+  /** Declarations joined to their one definition (C/C++ prototypes; link-proto.ts). */
+  readonly protos: Prototypes;
+
   constructor(readonly spec: LanguageSpec, files: readonly LinkInput[], resolver: ModuleResolver) {
     for (const file of files) {
       const data = readTreeLinkData(file.link_data, spec.id);
@@ -75,6 +79,8 @@ class TreeLinker {
     const data = new Map(paths.map((path) => [path, (this.infos.get(path) as FileInfo).data]));
     this.context = { paths, resolver, data, defsOf: (path) => this.infos.get(path)?.defs ?? new Map() };
     this.rules = spec.resolver(this.context);
+    const linked = files.filter((file) => this.infos.has(file.path));
+    this.protos = new Prototypes(linked.map((file) => ({ path: file.path, nodes: file.nodes, data: (this.infos.get(file.path) as FileInfo).data })), (path) => this.rules.scope(path));
   }
 
   addEdge(sourceId: string, relation: string, targetId: string, sourcePath: string, line: number): void {
@@ -377,7 +383,8 @@ class TreeLinker {
       const typed = path?.[0] === '<typed>' && call.recv !== undefined && path.length === 2 ? typedTarget(this.typedHost, info.path, call.owner, call.recv, path[1] as string) : undefined;
       const found = sourceId === undefined || path === null ? null : typed !== undefined ? typed : this.resolvePath(info, call.owner, path, bare);
       this.args = undefined;
-      const target = found !== null && path !== null && this.sideMatches(info, call.owner, path, found) ? found : null;
+      const reached = found !== null && path !== null && this.sideMatches(info, call.owner, path, found) ? found : null;
+      const target = reached === null ? null : (this.protos.definitionOf(reached) ?? reached);
       if (sourceId === undefined || target === null || !CALLABLE.has(target.kind)) {
         stat(this.stats, 'calls_unresolved');
         if (sourceId !== undefined) this.unresolved[sourceId] = (this.unresolved[sourceId] ?? 0) + 1;
@@ -421,6 +428,7 @@ class TreeLinker {
       this.linkCalls(this.infos.get(path) as FileInfo);
     }
     for (const path of paths) this.linkConventionTests(this.infos.get(path) as FileInfo);
+    for (const edge of this.protos.edges()) this.addEdge(edge.source_id, 'implements', edge.target_id, edge.source_path, edge.line);
     const edges = [...this.edges].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([, edge]) => edge);
     return { edges, issues: this.spec.issues?.(this.context) ?? [], stats: this.stats, unresolved_calls: this.unresolved, api: this.spec.api?.(this.context) ?? {} };
   }

@@ -4,8 +4,12 @@
  * bindings, its Logic statement types, and its import resolution.
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
-import type { CodeExtractInput, ModuleResolver, SourceIssue } from '@docforge/core';
-import type { TreeImport, TreeLinkData, TreeRecv } from './link-data.js';
+import type { CodeExtractInput, SourceIssue } from '@docforge/core';
+import type { LanguageResolver, ResolveContext, TreeImport } from '@docforge/module-resolution';
+import type { TreeRecv } from './link-data.js';
+
+/** The import resolution shapes live in @docforge/module-resolution; re-exported for this lib's linker. */
+export type { ImportTarget, LanguageResolver, ResolveContext } from '@docforge/module-resolution';
 
 /** A definition a syntax node declares. */
 export interface DefinitionMatch {
@@ -98,42 +102,6 @@ export interface LogicSpec {
    * `alternative` (PHP: `body`, and `elseif`/`else` clauses as siblings).
    */
   ifParts?(node: SyntaxNode): { condition: SyntaxNode | null; consequence: SyntaxNode | null; alternative: SyntaxNode | null };
-}
-
-/** Resolution context a language's import rules read. */
-export interface ResolveContext {
-  /** Files of this language in the build (project-relative POSIX paths, sorted). */
-  readonly paths: readonly string[];
-  readonly resolver: ModuleResolver;
-  /** Link data by path (only files of this language). */
-  readonly data: ReadonlyMap<string, TreeLinkData>;
-  /** Top-level definition qualified names of a file (definitions and lexical defs). */
-  defsOf(path: string): ReadonlyMap<string, { id: string; kind: string; exported: boolean }>;
-}
-
-/** What an import resolves to: the files it makes visible and the names it binds in the importer. */
-export interface ImportTarget {
-  /** Files the import edge goes to (project files only). */
-  files: string[];
-  /**
-   * Bindings: name in the importer → what it names: a namespace of files (`pkg.F`, `mod::f`) or
-   * one definition (a Java class, a Rust item) by file and qualified name.
-   */
-  bindings: { name: string; files?: string[]; def?: { file: string; qname: string } }[];
-  /** Files whose top-level definitions become visible by bare name, after the file's own scope (C# `using N;`). */
-  opens?: string[];
-  /** Types whose `static` members become visible by bare name after the single static imports (Java `import static a.b.C.*;`). */
-  openTypes?: { file: string; qname: string }[];
-}
-
-/** Per-language import resolution. */
-export interface LanguageResolver {
-  /** Resolves one import of `file`; null when it names nothing in the project (counted unresolved). */
-  resolve(file: string, imp: TreeImport): ImportTarget | null;
-  /** Files whose top-level definitions a bare name in `file` sees besides the file itself (Go: its package's files; Java: its package's). */
-  scope(file: string): readonly string[];
-  /** Files a path head names that is no definition or import (Rust `crate`, `self`, `super` in a call in `owner`), or null. */
-  pathHead?(file: string, owner: string, head: string): readonly string[] | null;
 }
 
 /** One language of the family. */

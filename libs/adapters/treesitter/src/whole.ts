@@ -18,8 +18,8 @@ export { TREE_ADAPTER_VERSION, TREE_MANIFESTS } from './manifest.js';
 export { readTreeLinkData, TREE_LINK_DATA_VERSION } from './link-data.js';
 export type { TreeLinkData, TreeImport, TreeCall, TreeBase, TreeDef } from './link-data.js';
 export { maskSource } from './lexical.js';
-export { goModulePath } from './lang/go-resolve.js';
-export { cargoLibName } from './lang/rust-resolve.js';
+export { goModulePath } from '@docforge/module-resolution';
+export { cargoLibName } from '@docforge/module-resolution';
 export { flattenUse } from './lang/rust.js';
 export { isGrammarReady } from './runtime.js';
 

@@ -72,13 +72,19 @@ describe('cpp adapter on in-memory sources', () => {
       `${H} imports ${H.replace('clamp.h', 'clamp.h')} @0`, `${L} imports ${H} @2`, `${L} imports code:src/ledger.hpp @1`, 'code:src/ledger.hpp imports code:src/base.hpp @2',
       `code:src/util.cpp imports ${H} @1`, `code:tests/test_ledger.cpp imports ${H} @1`,
     ].filter((l) => !l.endsWith('@0')));
-    // `f(...)` calls the parameter f (a function pointer): no edge; flush() names the member declared in ledger.hpp.
+    // `f(...)` calls the parameter f (a function pointer): no edge; flush() names the member declared in ledger.hpp. Calls that
+    // reach a declaration of clamp.h go on to its one definition in src/util.cpp (link-proto.ts), which implements it.
+    const U = 'code:src/util.cpp';
     assert.deepEqual(edgeLines(link.edges, 'calls'), [
-      `${L}#shop.Ledger.add calls ${H}#util.Log.write @12`, `${L}#shop.Ledger.add calls ${L}#shop.Ledger.flush @11`, `${L}#shop.Ledger.add calls ${L}#shop.twice @13`,
-      `code:tests/test_ledger.cpp#test_clamp calls ${H}#util.clamp @2`,
+      `${L}#shop.Ledger.add calls ${U}#util.Log.write @12`, `${L}#shop.Ledger.add calls ${L}#shop.Ledger.flush @11`, `${L}#shop.Ledger.add calls ${L}#shop.twice @13`,
+      `code:tests/test_ledger.cpp#test_clamp calls ${U}#util.clamp @2`,
     ].sort());
+    assert.deepEqual(edgeLines(link.edges, 'implements'), [
+      `${L}#shop.Ledger.add implements code:src/ledger.hpp#shop.Ledger.add @9`, `${L}#shop.Ledger.flush implements code:src/ledger.hpp#shop.Ledger.flush @15`,
+      `${U}#util.Log.write implements ${H}#util.Log.write @4`, `${U}#util.clamp implements ${H}#util.clamp @3`,
+    ]);
     assert.deepEqual(edgeLines(link.edges, 'inherits'), ['code:src/ledger.hpp#shop.Ledger inherits code:src/base.hpp#shop.Base @5']);
-    assert.ok(edgeLines(link.edges, 'tested_by').includes(`${H}#util.clamp tested_by code:tests/test_ledger.cpp @2`));
+    assert.ok(edgeLines(link.edges, 'tested_by').includes(`${U}#util.clamp tested_by code:tests/test_ledger.cpp @2`));
   });
 
   it('builds Logic with else-if, throw, return, try and catch; none under --no-ast; lexical gives modules and imports only', () => {

@@ -68,7 +68,7 @@ describe('rust adapter on an in-memory crate', () => {
   });
 
   it('reads Cargo.toml in time linear in its lines, [lib] name before the package name (break-it trial)', async () => {
-    const { cargoLibName } = await import('../src/lang/rust-resolve.js');
+    const { cargoLibName } = await import('@docforge/module-resolution');
     const blank = '\n'.repeat(400_000);
     assert.equal(cargoLibName(`[package]\nname = "slow-crate"\n[lib]${blank}[dependencies]\n`), 'slow_crate');
     assert.equal(cargoLibName(`[package]${blank}name = "pkg-name"\n[lib]\nname = "lib_name"\n`), 'lib_name');

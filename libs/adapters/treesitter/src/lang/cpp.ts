@@ -15,7 +15,7 @@ import type { TreeImport, TreeRecv } from '../link-data.js';
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, named } from '../tree.js';
-import { cppResolver } from './cpp-resolve.js';
+import { cppResolver } from '@docforge/module-resolution';
 
 const KEYWORDS = new Set([
   'auto', 'break', 'case', 'char', 'const', 'continue', 'default', 'do', 'double', 'else', 'enum', 'extern', 'float', 'for', 'goto', 'if',

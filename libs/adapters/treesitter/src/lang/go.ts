@@ -10,7 +10,7 @@ import type { TreeImport, TreeRecv } from '../link-data.js';
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { cleanComment, collapse, identifiersUnder, named, precedingComments } from '../tree.js';
-import { goApi, goModuleIssues, goResolver } from './go-resolve.js';
+import { goApi, goModuleIssues, goResolver } from '@docforge/module-resolution';
 
 const KEYWORDS = new Set([
   'break', 'case', 'chan', 'const', 'continue', 'default', 'defer', 'else', 'fallthrough', 'for', 'func', 'go', 'goto', 'if', 'import',

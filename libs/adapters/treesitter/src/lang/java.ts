@@ -11,7 +11,7 @@ import type { TreeImport } from '../link-data.js';
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, identifiersUnder, named } from '../tree.js';
-import { javaApi, javaResolver } from './java-resolve.js';
+import { javaApi, javaResolver } from '@docforge/module-resolution';
 import { newProof } from './typed-new.js';
 
 const KEYWORDS = new Set([

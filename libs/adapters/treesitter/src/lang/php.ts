@@ -11,7 +11,7 @@ import type { TreeImport } from '../link-data.js';
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, named } from '../tree.js';
-import { phpResolver } from './php-resolve.js';
+import { phpResolver } from '@docforge/module-resolution';
 
 const KEYWORDS = new Set([
   'abstract', 'and', 'array', 'as', 'break', 'callable', 'case', 'catch', 'class', 'clone', 'const', 'continue', 'declare', 'default', 'do',

@@ -16,7 +16,7 @@ import type { TreeImport } from '../link-data.js';
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, named, withoutDirective } from '../tree.js';
-import { rubyResolver } from './ruby-resolve.js';
+import { rubyResolver } from '@docforge/module-resolution';
 
 const KEYWORDS = new Set([
   'BEGIN', 'END', 'alias', 'and', 'begin', 'break', 'case', 'class', 'def', 'defined', 'do', 'else', 'elsif', 'end', 'ensure', 'false',

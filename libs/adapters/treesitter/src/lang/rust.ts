@@ -10,7 +10,7 @@ import type { TreeImport } from '../link-data.js';
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec, ScopeMatch } from '../spec.js';
 import { cleanComment, collapse, identifiersUnder, named } from '../tree.js';
-import { rustApi, rustResolver } from './rust-resolve.js';
+import { rustApi, rustResolver } from '@docforge/module-resolution';
 
 const KEYWORDS = new Set([
   'as', 'async', 'await', 'break', 'const', 'continue', 'crate', 'dyn', 'else', 'enum', 'extern', 'false', 'fn', 'for', 'if', 'impl', 'in',

@@ -5,8 +5,7 @@
  * binds its `package` clause name (or the import's explicit name); `_` and `.` imports bind none.
  */
 import { ApiTable, type SourceIssue } from '@docforge/core';
-import type { TreeImport } from '../link-data.js';
-import type { ImportTarget, LanguageResolver, ResolveContext } from '../spec.js';
+import type { ImportTarget, LanguageResolver, ResolveContext, TreeImport } from './types.js';
 
 function dirname(path: string): string {
   const slash = path.lastIndexOf('/');

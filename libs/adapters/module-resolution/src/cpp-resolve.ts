@@ -8,7 +8,7 @@
  * sees what it includes, directly or through the headers those include (its scope).
  */
 import { posix } from 'node:path';
-import type { LanguageResolver, ResolveContext } from '../spec.js';
+import type { LanguageResolver, ResolveContext } from './types.js';
 import { fileClosureResolver } from './file-closure.js';
 
 interface CompileEntry {

@@ -7,7 +7,7 @@
  * through the files those require (its scope, the transitive closure).
  */
 import { posix } from 'node:path';
-import type { LanguageResolver, ResolveContext } from '../spec.js';
+import type { LanguageResolver, ResolveContext } from './types.js';
 import { fileClosureResolver } from './file-closure.js';
 
 /** The `lib` folders that hold files of the build (`lib`, `gems/a/lib`), sorted. */

@@ -5,8 +5,7 @@
  * `using A = N.T;` binds `A` to the type T, and `using static N.T;` gives T's file and binds nothing.
  */
 import { ApiTable } from '@docforge/core';
-import type { TreeImport } from '../link-data.js';
-import type { ImportTarget, LanguageResolver, ResolveContext } from '../spec.js';
+import type { ImportTarget, LanguageResolver, ResolveContext, TreeImport } from './types.js';
 
 /** The C# import rules over one build (LanguageSpec.resolver). */
 export function csharpResolver(context: ResolveContext): LanguageResolver {

@@ -7,8 +7,7 @@
  * const` and namespace aliases bind nothing. A bare name sees the files of its own namespace.
  */
 import { posix } from 'node:path';
-import type { TreeImport } from '../link-data.js';
-import type { ImportTarget, LanguageResolver, ResolveContext } from '../spec.js';
+import type { ImportTarget, LanguageResolver, ResolveContext, TreeImport } from './types.js';
 
 interface Psr4 {
   /** Namespace prefix with its trailing backslash (`Monolog\`), or `''` for the fallback mapping. */

@@ -3,8 +3,7 @@
  * `#include`): an import resolves to the one file `target` names, and a file's scope is every file
  * it reaches through its imports, directly or transitively (sorted; computed once per file).
  */
-import type { TreeImport } from '../link-data.js';
-import type { ImportTarget, LanguageResolver, ResolveContext } from '../spec.js';
+import type { ImportTarget, LanguageResolver, ResolveContext, TreeImport } from './types.js';
 
 /**
  * The resolver over one build whose import `spec` of `file` names the file `target(file, spec)`

@@ -7,8 +7,7 @@
  * through `pub use` re-exports. Anything else (std, other crates) is unresolved.
  */
 import { ApiTable } from '@docforge/core';
-import type { TreeImport } from '../link-data.js';
-import type { ImportTarget, LanguageResolver, ResolveContext } from '../spec.js';
+import type { ImportTarget, LanguageResolver, ResolveContext, TreeImport } from './types.js';
 
 /** Re-export chains longer than this are not followed. */
 const MAX_DEPTH = 8;

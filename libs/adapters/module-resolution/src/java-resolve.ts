@@ -8,8 +8,7 @@
  * the types of its own package, in every root.
  */
 import { ApiTable } from '@docforge/core';
-import type { TreeImport } from '../link-data.js';
-import type { ImportTarget, LanguageResolver, ResolveContext } from '../spec.js';
+import type { ImportTarget, LanguageResolver, ResolveContext, TreeImport } from './types.js';
 
 function dirname(path: string): string {
   const slash = path.lastIndexOf('/');
