@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 const FIXTURES_ENV = 'DOCFORGE_TEST_FIXTURES';
-const roots = ['protocol', 'libs/core', 'libs/accelerate', 'libs/fs-safe', 'libs/project', 'libs/init', 'libs/adapters/typescript', 'libs/adapters/python', 'libs/adapters/treesitter', 'libs/policy', 'libs/store', 'libs/identity', 'libs/stdio', 'libs/builder', 'libs/sync', 'libs/retrieval', 'libs/changesets', 'libs/ipc', 'libs/viewer-client', 'libs/render', 'apps/mcp-server', 'apps/cli', 'apps/viewer-manager', 'apps/graph-browser', 'test'];
+const roots = ['protocol', 'libs/core', 'libs/accelerate', 'libs/fs-safe', 'libs/markdown', 'libs/project', 'libs/init', 'libs/adapters/typescript', 'libs/adapters/python', 'libs/adapters/treesitter', 'libs/policy', 'libs/store', 'libs/identity', 'libs/stdio', 'libs/builder', 'libs/sync', 'libs/retrieval', 'libs/changesets', 'libs/ipc', 'libs/viewer-client', 'libs/render', 'apps/mcp-server', 'apps/cli', 'apps/viewer-manager', 'apps/graph-browser', 'test'];
 const core = process.argv.includes('--core');
 const filter = process.argv.slice(2).filter((arg) => arg !== '--core');
 // Files of the daemon (viewer manager) and browser tests: path parts that name them.

@@ -19,7 +19,7 @@ type Rule = 'function-length' | 'lib-size' | 'one-entry' | 'module-state';
 const MODULE_STATE_EXCEPTIONS: Readonly<Record<string, string>> = {
   'libs/fs-safe/src/process-identity.ts: ownStart': "this process's own start identity, read once from the OS (it cannot change while the process lives)",
   'libs/project/src/front-matter.ts: yamlModule': 'memo of the lazily imported yaml module',
-  'libs/project/src/markdown-facts.ts: parser': 'memo of the lazily created markdown-it parser (stateless between calls)',
+  'libs/markdown/src/markdown-facts.ts: parser': 'memo of the lazily created markdown-it parser (stateless between calls)',
   'libs/adapters/python/src/runtime.ts: parser': 'memo of the lazily loaded tree-sitter Python parser (WASM, loaded once per process)',
   'libs/adapters/python/src/runtime.ts: loading': 'the one in-flight load of that parser, shared by concurrent callers',
   'libs/adapters/treesitter/src/runtime.ts: parsers': 'memo of the lazily loaded tree-sitter parsers by grammar (WASM grammars, each loaded once per thread when a file first needs it; replaced, never mutated)',

@@ -6,7 +6,7 @@
  *   as `**Parameters:**`) reading `Parameters`, `Arguments`, `Params`, `Args` or `Options`;
  * - `@param` lines outside code blocks.
  * The function is the first code span (or `name(` text) of the nearest enclosing heading that has
- * one. Pure: reads markdown-it tokens (libs/project markdown-facts.ts parses); the resolver
+ * one. Pure: reads markdown-it tokens (libs/markdown markdown-facts.ts parses); the resolver
  * (libs/project resolve-refs.ts, with param-drift.ts here) compares with the code.
  */
 /** The part of a markdown-it token read here (structural: core does not depend on markdown-it). */

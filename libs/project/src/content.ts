@@ -9,8 +9,8 @@ import { appendAll, AUTHORED_NODE_FIELDS, withContentHash, type GraphEdge, type 
 import { commentStamps, frontMatterStamps, type RawReviewEntry } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
 import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
-import { markdownFacts, selfAnchorIssues, SUMMARY_MAX } from './markdown-facts.js';
-import type { DocBinding } from './doc-bindings.js';
+import { markdownFacts, selfAnchorIssues, SUMMARY_MAX } from '@docforge/markdown';
+import type { DocBinding } from '@docforge/markdown';
 import type { ParameterList } from '@docforge/core';
 import { crOnlyFrontMatter, findFrontMatter, findMisplacedFrontMatter, readFrontMatter, type ForeignFields } from './front-matter.js';
 import { MAX_NODE_ID_CHARS, nodeIdProblem, UNSAFE_ID_CHARACTER } from '@docforge/core';

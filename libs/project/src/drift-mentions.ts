@@ -11,7 +11,7 @@
  * A bare name (`withRetry`) is never a finding: nothing in its spelling says it was project code.
  */
 import type { SourceIssue } from '@docforge/core';
-import type { DocBinding } from './doc-bindings.js';
+import type { DocBinding } from '@docforge/markdown';
 import { returnMemberKey } from './resolve-api.js';
 
 /** The name tables a mention is read against (resolve-refs.ts `CodeNames`, the part used here). */

@@ -12,9 +12,9 @@ export { parseContentSource } from './content.js';
 export type { ResolveDelta, ResolveInput, ResolveSource, ResolvedGraph } from './resolve.js';
 export { resolveGraph } from './resolve.js';
 export { IncrementalResolver } from './resolve-incremental.js';
-export { slugify } from './slug.js';
-export type { NodeSection } from './sections.js';
-export { sectionAtOffset, sectionText } from './sections.js';
+export { slugify } from '@docforge/markdown';
+export type { NodeSection } from '@docforge/markdown';
+export { sectionAtOffset, sectionText } from '@docforge/markdown';
 export type { AdapterFileHash, ProjectAdapterFingerprint, AdapterInputWalk } from './project-adapter.js';
 export {
   MAX_ADAPTER_FILES, MAX_ADAPTER_INPUT_FILES, MISSING_FILE_HASH, fingerprintProjectAdapter, relativeSpecifiers, ProjectAdapterGuard,

@@ -6,7 +6,7 @@
  * guesses from spelling: a receiver is followed only through what the document binds, and an
  * instance method only through a return or constructed type the link step proved.
  */
-import type { DocBinding } from './doc-bindings.js';
+import type { DocBinding } from '@docforge/markdown';
 
 /** The public API names (`pkg.name` → declaration ids) and proven instance members (`<callee id>().<member>` → ids). */
 export type ApiNames = ReadonlyMap<string, readonly string[]>;

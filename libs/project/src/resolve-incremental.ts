@@ -308,7 +308,7 @@ export class IncrementalResolver {
     const codeIdChanged = [...changedIds].some((id) => id.startsWith('code:'));
     const dirty = new Set<string>(changes.changed);
     for (const id of changedIds) for (const path of this.idDependents.get(id) ?? []) dirty.add(path);
-    // Links record the path they name, in NFC (markdown-facts.ts): a file named in NFD reaches them by its NFC form.
+    // Links record the path they name, in NFC (libs/markdown markdown-facts.ts): a file named in NFD reaches them by its NFC form.
     for (const p of changedPaths) for (const key of new Set([p, p.normalize('NFC')])) for (const path of this.pathDependents.get(key) ?? []) dirty.add(path);
     if (namesChanged) for (const path of this.namesDependents) dirty.add(path);
     for (const path of this.fileSystemDependents) dirty.add(path);

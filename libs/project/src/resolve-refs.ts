@@ -7,9 +7,9 @@
  */
 import { MAX_MENTION_SECTIONS, codeId, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import type { LinkRef } from './content.js';
-import { anchorIds, anchorResolves } from './sections.js';
+import { anchorIds, anchorResolves } from '@docforge/markdown';
 import { apiTargets, memberTargets, type ApiNames } from './resolve-api.js';
-import type { DocBinding } from './doc-bindings.js';
+import type { DocBinding } from '@docforge/markdown';
 import { mentionName, unresolvedMentionIssue } from './drift-mentions.js';
 import type { CodeNames } from './code-names.js';
 export { codeNames, sameCodeNames, type CodeNames } from './code-names.js';

@@ -1,0 +1,13 @@
+/**
+ * @docforge/markdown: the Markdown facts of one content file (DESIGN.md section 3): heading sections
+ * and their GitHub-style slugs, links and self-anchor checks, the summary, code mentions and the
+ * bindings a page's script blocks make. Split out of libs/project by concern (issue 29 item 6): that
+ * lib walks, loads and resolves a project; this one reads one Markdown body. Imports no other lib
+ * but @docforge/core.
+ */
+export type { MarkdownFacts, MarkdownMention } from './markdown-facts.js';
+export { SUMMARY_MAX, markdownFacts, selfAnchorIssues } from './markdown-facts.js';
+export type { NodeSection } from './sections.js';
+export { anchorIds, anchorResolves, sectionAtOffset, sectionText } from './sections.js';
+export { slugify } from './slug.js';
+export type { DocBinding } from './doc-bindings.js';
