@@ -4,8 +4,7 @@
  * keywords. Declaration files (`.d.ts`) have no bodies: their declarations' signatures and doc
  * comments are already their nodes' summaries and bodies, so they get none.
  */
-import { collectCodeText, type CodeExtractInput, type CodeTextOptions, type NodeCodeText, type ParsedSource } from '@docforge/core';
-import { documentedNames, withDocumentedNames } from './documented-names.js';
+import { collectCodeText, documentedNames, withDocumentedNames, type CodeExtractInput, type CodeTextOptions, type NodeCodeText, type ParsedSource } from '@docforge/core';
 import { isDeclarationPath } from './paths.js';
 
 /** Reserved and contextual keywords and literal keywords of JavaScript and TypeScript (never searchable code text). */
@@ -22,7 +21,7 @@ const OPTIONS: CodeTextOptions = Object.freeze({ owners: new Set(['module', 'cla
 /**
  * The code text of an extracted file's nodes: none for a declaration file. A node's words also
  * carry what the file's own doc comments say about the options and properties it reads
- * (documented-names.ts); its lines (the excerpts) are the source's only.
+ * (@docforge/core documented-names.ts); its lines (the excerpts) are the source's only.
  */
 export function typeScriptCodeText(input: Pick<CodeExtractInput, 'path' | 'content'>, nodes: ParsedSource['nodes']): NodeCodeText[] {
   if (isDeclarationPath(input.path)) return [];

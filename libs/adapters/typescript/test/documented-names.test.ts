@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { extractTypeScript } from '../src/adapter.js';
-import { documentedNames, withDocumentedNames, MAX_BRIDGED_WORDS } from '../src/documented-names.js';
+import { documentedNames, withDocumentedNames, MAX_BRIDGED_WORDS } from '@docforge/core';
 
 const require = createRequire(import.meta.url);
 const debouncePath = require.resolve('lodash/debounce.js');
