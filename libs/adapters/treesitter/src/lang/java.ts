@@ -9,6 +9,7 @@
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { TreeImport } from '../link-data.js';
 import { lineAtOffset, maskSource } from '../lexical.js';
+import { javaImportLines, withoutAngles } from '@docforge/core';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, identifiersUnder, named } from '../tree.js';
 import { javaApi, javaResolver } from './java-resolve.js';
@@ -174,75 +175,6 @@ const LOGIC: LogicSpec = {
   fallthrough: true,
 };
 
-/** `text` without its `<...>` runs (each `<` to the first `>` after it), as /<[^>]*>/g did, in linear time (issue 30). */
-export function withoutAngles(text: string): string {
-  let out = '';
-  let from = 0;
-  for (;;) {
-    const open = text.indexOf('<', from);
-    const close = open < 0 ? -1 : text.indexOf('>', open + 1);
-    if (close < 0) return out + text.slice(from);
-    out += text.slice(from, open);
-    from = close + 1;
-  }
-}
-
-const IMPORT_BODY = /[\w. \t]/;
-const HSPACE = (c: string | undefined): boolean => c === ' ' || c === '\t';
-
-/**
- * The Java `import` declarations of masked source, one per line start, with the matches of the former
- * /^[ \t]*import[ \t]+(static[ \t]+)?([\w. \t]+?)(\.[ \t]*\*)?[ \t]*;/gm (cubic on a long blank line: 34 s on
- * 3.3 KB, issue 30) found in linear time: `at` is the offset of `import`, `path` the dotted name without blanks.
- */
-export function importLines(masked: string): { at: number; isStatic: boolean; path: string; star: boolean }[] {
-  const out: { at: number; isStatic: boolean; path: string; star: boolean }[] = [];
-  for (let start = 0; start <= masked.length; ) {
-    let end = start;
-    while (end < masked.length && !'\n\r\u2028\u2029'.includes(masked[end] as string)) end++;
-    const found = importOnLine(masked, start, end);
-    if (found !== null) out.push(found);
-    start = end + 1;
-  }
-  return out;
-}
-
-function importOnLine(s: string, start: number, end: number): { at: number; isStatic: boolean; path: string; star: boolean } | null {
-  let p = start;
-  while (p < end && HSPACE(s[p])) p++;
-  if (!s.startsWith('import', p) || p + 6 > end || !HSPACE(s[p + 6])) return null;
-  const q = p + 6;
-  let r = q;
-  while (r < end && HSPACE(s[r])) r++;
-  let e = q + 1;
-  while (e < end && IMPORT_BODY.test(s[e] as string)) e++;
-  let limit = -1;
-  if (e < end && s[e] === ';') limit = e;
-  else if (e < end && s[e] === '*') {
-    let k = e - 1;
-    while (k > q && HSPACE(s[k])) k--;
-    let after = e + 1;
-    while (after < end && HSPACE(s[after])) after++;
-    if (s[k] === '.' && after < end && s[after] === ';') limit = k;
-  }
-  if (limit < 0) return null;
-  const starred = s[e] === '*';
-  // Body starts tried in the regex's order: after `static` and its blanks (longest first), then after `import`'s blanks.
-  const withStatic = s.startsWith('static', r) && r + 6 < end && HSPACE(s[r + 6]);
-  let body = -1;
-  let isStatic = false;
-  if (withStatic) {
-    let st = r + 6;
-    while (st < end && HSPACE(s[st])) st++;
-    if (limit > st) body = st;
-    else if (limit > st - 1 && st - 1 > r + 6) body = st - 1;
-    isStatic = body >= 0;
-  }
-  if (body < 0) body = limit > r ? r : limit > r - 1 && r - 1 > q ? r - 1 : -1;
-  if (body < 0) return null;
-  return { at: p, isStatic, path: s.slice(body, limit).replace(/[ \t]+/g, ''), star: starred };
-}
-
 /** Lexical Java: `package`, `import` declarations, top-level type names. */
 function lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null } {
   const masked = maskSource(text, { line: ['//'], block: true, quotes: ['"', "'"] });
@@ -250,7 +182,7 @@ function lexical(text: string): { imports: TreeImport[]; defs: { name: string; k
   const joined = masked.replace(/(?<!\s)\s+(?=\.)/g, '').replace(/\.\s+/g, '.');
   const pkg = /^[ \t]*package[ \t]+([\w.]+)[ \t]*;/m.exec(joined)?.[1] ?? null;
   const out: TreeImport[] = [];
-  for (const imp of importLines(masked)) {
+  for (const imp of javaImportLines(masked)) {
     out.push({ line: lineAtOffset(text, imp.at), spec: imp.star ? `${imp.path}.*` : imp.path, alias: null, ...(imp.isStatic ? { static: true } : {}) });
   }
   const defs: { name: string; kind: string }[] = [];

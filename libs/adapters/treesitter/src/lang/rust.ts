@@ -7,6 +7,7 @@
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { TreeImport } from '../link-data.js';
+import { rustDeclarations } from '@docforge/core';
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec, ScopeMatch } from '../spec.js';
 import { cleanComment, collapse, identifiersUnder, named } from '../tree.js';
@@ -210,103 +211,6 @@ const LOGIC: LogicSpec = {
 };
 
 
-const BLANK = /\s/;
-const WORD = /\w/;
-const MODIFIERS = ['async', 'const', 'unsafe'];
-const DECLARATION_KEYWORDS = ['fn', 'struct', 'enum', 'trait', 'type', 'union'];
-
-/** The end of the blank run at `at` (`at` itself when there is none). */
-function blanks(s: string, at: number): number {
-  let end = at;
-  while (end < s.length && BLANK.test(s[end] as string)) end++;
-  return end;
-}
-
-/** The first index >= `from` of `ch` in `s` (-1: none), remembered per character with the index searched from, so that mostly increasing `from`s cost linear time in all. */
-function nextOf(s: string, ch: string, from: number, memo: Map<string, { from: number; at: number }>): number {
-  const known = memo.get(ch);
-  if (known !== undefined && known.from <= from && (known.at >= from || known.at === -1)) return known.at;
-  const at = s.indexOf(ch, from);
-  memo.set(ch, { from, at });
-  return at;
-}
-
-/**
- * Top-level Rust declarations at line starts: what /^(?:pub(?:\([^)]*\))?\s+)?(?:(?:async|const|unsafe|extern\s+"[^"]*")\s+)*
- * (fn|struct|enum|trait|type|union)\s+([A-Za-z_]\w*)/gm matched (9 s on 50 KB: issue 30), in linear time. That regex
- * has one way to match at a line start; the modifier chain's outcome is remembered per position, where chains from
- * later line starts join it.
- */
-export function declarations(s: string): { keyword: string; name: string }[] {
-  const out: { keyword: string; name: string }[] = [];
-  const memo = new Map<string, { from: number; at: number }>();
-  const chains = new Map<number, { keyword: string; name: string; end: number } | null>();
-  for (let start = 0; start <= s.length; ) {
-    const found = declarationAt(s, start, memo, chains);
-    if (found !== null) out.push({ keyword: found.keyword, name: found.name });
-    let next = found === null ? start : found.end;
-    while (next < s.length && !'\n\r\u2028\u2029'.includes(s[next] as string)) next++;
-    start = next + 1;
-  }
-  return out;
-}
-
-function declarationAt(s: string, start: number, memo: Map<string, { from: number; at: number }>, chains: Map<number, { keyword: string; name: string; end: number } | null>): { keyword: string; name: string; end: number } | null {
-  let at = start;
-  if (s.startsWith('pub', at)) {
-    at += 3;
-    if (s[at] === '(') {
-      const close = nextOf(s, ')', at + 1, memo);
-      if (close < 0) return null;
-      at = close + 1;
-    }
-    const after = blanks(s, at);
-    if (after === at) return null;
-    at = after;
-  }
-  const visited: number[] = [];
-  let result: { keyword: string; name: string; end: number } | null | undefined;
-  for (;;) {
-    result = chains.get(at);
-    if (result !== undefined) break;
-    visited.push(at);
-    const next = modifierEnd(s, at, memo);
-    if (next < 0) {
-      result = keywordAt(s, at);
-      break;
-    }
-    at = next;
-  }
-  for (const position of visited) chains.set(position, result);
-  return result;
-}
-
-/** The end of `async|const|unsafe|extern "..."` and its blanks at `at`, or -1. */
-function modifierEnd(s: string, at: number, memo: Map<string, { from: number; at: number }>): number {
-  let end = -1;
-  for (const word of MODIFIERS) if (s.startsWith(word, at)) end = at + word.length;
-  if (end < 0 && s.startsWith('extern', at)) {
-    const quote = blanks(s, at + 6);
-    if (quote === at + 6 || s[quote] !== '"') return -1;
-    const close = nextOf(s, '"', quote + 1, memo);
-    if (close < 0) return -1;
-    end = close + 1;
-  }
-  if (end < 0) return -1;
-  const after = blanks(s, end);
-  return after === end ? -1 : after;
-}
-
-function keywordAt(s: string, at: number): { keyword: string; name: string; end: number } | null {
-  const keyword = DECLARATION_KEYWORDS.find((word) => s.startsWith(word, at));
-  if (keyword === undefined) return null;
-  const name = blanks(s, at + keyword.length);
-  if (name === at + keyword.length || !/[A-Za-z_]/.test(s[name] ?? '')) return null;
-  let end = name + 1;
-  while (end < s.length && WORD.test(s[end] as string)) end++;
-  return { keyword, name: s.slice(name, end), end };
-}
-
 /** Lexical Rust: `use` trees and `mod x;` declarations at column 0 (indented ones may sit in an inline module, whose scope a scanner cannot prove), top-level item names. */
 function lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null } {
   const masked = maskSource(text, { line: ['//'], block: true, nestedBlock: true, quotes: ['"'] });
@@ -318,7 +222,7 @@ function lexical(text: string): { imports: TreeImport[]; defs: { name: string; k
   }
   const defs: { name: string; kind: string }[] = [];
   const kinds: Record<string, string> = { fn: 'function', struct: 'struct', enum: 'enum', trait: 'trait', type: 'type', union: 'struct' };
-  for (const decl of declarations(masked)) defs.push({ name: decl.name, kind: kinds[decl.keyword] ?? 'type' });
+  for (const decl of rustDeclarations(masked)) defs.push({ name: decl.name, kind: kinds[decl.keyword] ?? 'type' });
   return { imports: out, defs, pkg: null };
 }
 

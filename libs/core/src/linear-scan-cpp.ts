@@ -1,8 +1,7 @@
-// Linear scanners of masked C/C++ source (issue 30): they return what two regexes of lang/cpp.ts matched, without
+// Linear scanners of masked C/C++ source for the tree-sitter adapter's lexical strategy (issue 30): they return what two regexes of lang/cpp.ts matched, without
 // their backtracking (the function-definition regex took 11 s on 5 KB; the include regex was quadratic on lines
 // split by lone CRs).
 
-const BLANK = /\s/;
 const WORD = /\w/;
 const IDENT_START = /[A-Za-z_]/;
 const PREFIX = /[\w:<>*&\s]/;
@@ -23,7 +22,7 @@ function nextLineStart(s: string, at: number): number {
  * `p` itself; the next match starts after that `{`. Whether `n` works does not depend on `p`, so one forward pointer
  * serves every line start.
  */
-export function functionDefinitions(s: string): string[] {
+export function cppFunctionDefinitions(s: string): string[] {
   const n = s.length;
   // nextStop[i]: first index >= i holding ';' or '{' (-1: none); lastClose[i]: last index <= i holding ')' (-1: none).
   const nextStop = new Int32Array(n + 1);
@@ -87,7 +86,7 @@ export type IncludeLine = { at: number; angle: string } | { at: number; quoteSta
  * The `#include` lines of masked C/C++: the matches of the former /^[ \t]*#[ \t]*include[ \t]*(?:"( *)"|(<[^>\n]*>))/gm,
  * in order, in linear time (`<[^>\n]*>` runs on across lone CRs, so every `#include <` of a CR-split line rescanned it).
  */
-export function includeLines(s: string): IncludeLine[] {
+export function cppIncludeLines(s: string): IncludeLine[] {
   const out: IncludeLine[] = [];
   let stopFrom = -1;
   let stopAt = -1;
