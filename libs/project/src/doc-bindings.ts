@@ -62,8 +62,7 @@ function readImport(line: string, bindings: Map<string, DocBinding>): boolean {
     bindings.set(namespace[1]!, { module, path: [] });
     return true;
   }
-  const named = firstBraced(clause); // was /\{([^}]*)\}/, quadratic on a run of `{` (issue 30)
-  const head = (named?.without ?? clause).replace(/,\s*$/, '').trim();
+  const named = firstBraced(clause), head = (named?.without ?? clause).replace(/,\s*$/, '').trim(); // was /\{([^}]*)\}/ (issue 30)
   if (new RegExp(`^${IDENT}$`).test(head)) bindings.set(head, { module, path: [] });
   if (named !== null) {
     for (const part of named.inner.split(',')) {
