@@ -162,7 +162,7 @@ function parseErrorText(message: string): string {
     return `unknown option ${JSON.stringify(option)} (to pass it as a positional argument, put it after "--": -- ${option})`;
   }
   // Node's parse errors hold line breaks ("… is ambiguous.\nDid you forget …"): one line on a terminal.
-  return message.replace(/\s*\n\s*/g, ' ');
+  return message.replace(/(?<!\s)\s*\n\s*/g, ' ');
 }
 
 /** Parses a command line strictly; prints the problem (see {@link refuse}) and returns null when it does not parse. */

@@ -38,9 +38,26 @@ const LIST_HEADING = /^(parameters|arguments|params|args|options)\b/i;
 const LIST_LABEL = /^(parameters|arguments|params|args|options)\s*:?$/i;
 const PARAM_LINE = /^\s*(?:[*-]\s*)?@param\s+(?:\{[^}]*\}\s*)?(\S+)/;
 
+const LINE_END = /[\n\r\u2028\u2029]/;
+
+/** `text` without its trailing run of `]`, `?` and `:` (was /[\]?:]+$/, quadratic on a long run: issue 30). */
+function trimClosers(text: string): string {
+  let end = text.length;
+  while (end > 0 && ']?:'.includes(text[end - 1] as string)) end--;
+  return text.slice(0, end);
+}
+
+/** `text` cut at the first `=` of its last line (was /=.*$/, quadratic on a run of `=`: issue 30). */
+function beforeEquals(text: string): string {
+  let lastLine = text.length;
+  while (lastLine > 0 && !LINE_END.test(text[lastLine - 1] as string)) lastLine--;
+  const eq = text.indexOf('=', lastLine);
+  return eq < 0 ? text : text.slice(0, eq);
+}
+
 /** The parameter name a list entry gives (`[options.level=info]` -> `options`), or null. */
 export function listedName(raw: string): string | null {
-  const name = raw.trim().replace(/^\.\.\./, '').replace(/^\*{1,2}/, '').replace(/^\[/, '').replace(/[\]?:]+$/, '').replace(/=.*$/, '').split('.')[0]!.trim();
+  const name = beforeEquals(trimClosers(raw.trim().replace(/^\.\.\./, '').replace(/^\*{1,2}/, '').replace(/^\[/, ''))).split('.')[0]!.trim();
   return /^[A-Za-z_$][\w$]*$/.test(name) ? name : null;
 }
 
@@ -53,15 +70,41 @@ function plain(token: Token | undefined): string {
   return children(token).map((c) => c.content).join('').trim();
 }
 
+/**
+ * The first `name(args)` of a heading's text, as `name(args)`: what /([A-Za-z_$][\w$.]*)\s*\(([^()]*)\)/ found (26 s on
+ * 55 KB of `$`: issue 30) in linear time. Each run of [\w$.] is tried once, from its first [A-Za-z_$].
+ */
+function firstCall(text: string): string | null {
+  for (let i = 0; i < text.length; ) {
+    if (!/[\w$.]/.test(text[i] as string)) {
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < text.length && /[\w$.]/.test(text[end] as string)) end++;
+    let name = i;
+    while (name < end && !/[A-Za-z_$]/.test(text[name] as string)) name++;
+    let open = end;
+    while (open < text.length && /\s/.test(text[open] as string)) open++;
+    if (name < end && text[open] === '(') {
+      let close = open + 1;
+      while (close < text.length && text[close] !== '(' && text[close] !== ')') close++;
+      if (text[close] === ')') return `${text.slice(name, end)}(${text.slice(open + 1, close)})`;
+    }
+    i = end;
+  }
+  return null;
+}
+
 /** The function a heading names: its first code span naming a call or dotted name, else `name(` in its text. */
 function headingFunction(inline: Token | undefined): string | null {
   for (const child of children(inline)) {
+    // One blank run before the tail (issue 30: two adjacent \s* were quadratic).
     // `pino.transport(options) => ThreadStream` names `pino.transport(options)`: the return part is dropped.
-    const call = child.type === 'code_inline' ? /^([A-Za-z_$][\w$.#]*)\s*(\([^()]*\))?\s*(?:$|=>|:|->)/.exec(child.content.trim()) : null;
+    const call = child.type === 'code_inline' ? /^([A-Za-z_$][\w$.#]*)(?:\s*(\([^()]*\)))?\s*(?:$|=>|:|->)/.exec(child.content.trim()) : null;
     if (call !== null) return `${call[1]}${call[2] ?? ''}`;
   }
-  const call = /([A-Za-z_$][\w$.]*)\s*\(([^()]*)\)/.exec(plain(inline));
-  return call === null ? null : `${call[1]}(${call[2]})`;
+  return firstCall(plain(inline));
 }
 
 function push(lists: (ParameterList & { line: number })[], line: number, fn: string | null, names: (string | null)[], form: ParameterList['form'], options = false): void {

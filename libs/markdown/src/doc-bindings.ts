@@ -5,6 +5,7 @@
  * through the spelling of the name. Pure: a few line patterns over the block's text, no parser;
  * a line no pattern reads binds nothing, and a name rebound by a line no pattern reads is dropped.
  */
+import { firstBraced } from '@docforge/core';
 
 /**
  * What a document-local name stands for: a module (`module`: a specifier as written in
@@ -61,11 +62,10 @@ function readImport(line: string, bindings: Map<string, DocBinding>): boolean {
     bindings.set(namespace[1]!, { module, path: [] });
     return true;
   }
-  const named = /\{([^}]*)\}/.exec(clause);
-  const head = clause.replace(/\{[^}]*\}/, '').replace(/,\s*$/, '').trim();
+  const named = firstBraced(clause), head = (named?.without ?? clause).replace(/,\s*$/, '').trim(); // was /\{([^}]*)\}/ (issue 30)
   if (new RegExp(`^${IDENT}$`).test(head)) bindings.set(head, { module, path: [] });
   if (named !== null) {
-    for (const part of named[1]!.split(',')) {
+    for (const part of named.inner.split(',')) {
       const spec = new RegExp(`^(?:type\\s+)?(${IDENT})(?:\\s+as\\s+(${IDENT}))?$`).exec(part.trim());
       if (spec !== null && !part.trim().startsWith('type ')) bindings.set(spec[2] ?? spec[1]!, { module, path: spec[1] === 'default' ? [] : [spec[1]!] });
     }

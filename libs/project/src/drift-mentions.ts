@@ -41,7 +41,7 @@ const INSTANCE_MEMBER = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*#[A-Za-z_$][\w$
 
 /** A mention's name: a trailing call (`()`, `(a, b)`) and a leading `./` dropped, `::` read as `.` (issue 33 item 6), `A::B#m` as `A.B.m`. */
 export function mentionName(text: string): string {
-  const name = text.replace(/\s*\([^()]*\)\s*$/, '').replace(/^\.\//, '').trim().replace(/(?<=\w)::(?=\w)/g, '.');
+  const name = text.replace(/(?<!\s)\s*\([^()]*\)\s*$/, '').replace(/^\.\//, '').trim().replace(/(?<=\w)::(?=\w)/g, '.');
   return INSTANCE_MEMBER.test(name) ? name.replace('#', '.') : name;
 }
 

@@ -8,7 +8,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { errors, hashJson, sha256 } from '@docforge/core';
+import { errors, hashJson, sha256, withoutQuery } from '@docforge/core';
 import type { StatIdentity } from './walk.js';
 
 /** At most this many module files enter a fingerprint (the entry module and what it imports). */
@@ -107,7 +107,7 @@ export function fingerprintProjectAdapter(root: string, modulePath: string): Pro
     }
     hashes.set(rel, sha256(bytes));
     for (const specifier of relativeSpecifiers(bytes.toString('utf8'))) {
-      const base = path.resolve(path.dirname(abs), specifier.replace(/[?#].*$/, ''));
+      const base = path.resolve(path.dirname(abs), withoutQuery(specifier));
       for (const extension of MODULE_EXTENSIONS) {
         const target = fileInside(realRoot, base + extension);
         if (target === null) continue;

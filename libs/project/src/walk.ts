@@ -5,7 +5,7 @@
  */
 import { lstatSync, readdirSync, realpathSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
 import { sep } from 'node:path';
-import { appendAll, sha256, type SourceIssue } from '@docforge/core';
+import { appendAll, sha256, trimTrailing, type SourceIssue } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
 import {
   CONTENT_EXTENSIONS, MAX_CODE_SOURCE_BYTES, MAX_CONTENT_SOURCE_BYTES, extensionOf, isCodeManifest, issue, nonNested, skipRules, type SkipRules,
@@ -75,7 +75,7 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
     root,
     rootPrefix: root.endsWith(sep) ? root : root + sep,
     rules: skipRules(desc),
-    declaredRoots: [...desc.sources.content_roots, ...desc.sources.code_roots].map((r) => (r === '.' ? '' : r.replace(/\/+$/, ''))),
+    declaredRoots: [...desc.sources.content_roots, ...desc.sources.code_roots].map((r) => (r === '.' ? '' : trimTrailing(r, '/'))),
     found: new Map(),
     issues: [],
     directories: new Set(),

@@ -82,7 +82,9 @@ export interface AffectedResult {
 export function affectedRole(kind: string, origin: string, sourcePath: string): AffectedRole | null {
   if (kind === 'requirement') return 'requirement';
   if (kind === 'test') return 'test';
-  if (origin === 'code') return /(^|\/)(__tests__|tests?)\/|[._-](test|spec)\.[^/]+$|(^|\/)test_[^/]+\.py$/.test(sourcePath) ? 'test' : null;
+  // `[._-](test|spec)\.[^/]+$` tried on the last path segment only (it rescanned to the end from every `_test.`: issue 30).
+  const lastSegment = sourcePath.slice(sourcePath.lastIndexOf('/') + 1);
+  if (origin === 'code') return /(^|\/)(__tests__|tests?)\/|(^|\/)test_[^/]+\.py$/.test(sourcePath) || /[._-](test|spec)\.[^/]/.test(lastSegment) ? 'test' : null;
   return 'doc';
 }
 

@@ -2,7 +2,7 @@
  * Hydrates task evidence (metadata only) with provenance: the unprovable facts of
  * {@link UNPROVABLE_FACTS} and `unclassified_relation` limitations.
  */
-import type { MentionSection } from '@docforge/core';
+import { trimTrailing, type MentionSection } from '@docforge/core';
 import { slugify } from '@docforge/project';
 import type { IndexReader } from '@docforge/store';
 import { MAX_RELATIONSHIP_REASONS, type UNPROVABLE_FACTS } from './task-plan.js';
@@ -66,7 +66,7 @@ export interface EvidenceRoots {
 }
 
 function underRoot(p: string, roots: readonly string[]): boolean {
-  return roots.some((r) => r === '.' || r === '' || p === r || p.startsWith(`${r.replace(/\/+$/, '')}/`));
+  return roots.some((r) => r === '.' || r === '' || p === r || p.startsWith(`${trimTrailing(r, '/')}/`));
 }
 
 /** Hydrates evidence items (metadata, a bounded excerpt) with provenance facts and limitations; `task` picks the excerpt's section. */

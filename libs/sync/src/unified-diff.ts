@@ -101,9 +101,9 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
       i += 2;
       continue;
     }
-    const binary = BINARY_FILES.exec(line);
+    const binary = binaryFiles(line);
     if (binary !== null) {
-      fileOf(files, headerPath(binary[1]!, 'a/', i + 1), headerPath(binary[2]!, 'b/', i + 1)).unmapped = 'binary';
+      fileOf(files, headerPath(binary[0], 'a/', i + 1), headerPath(binary[1], 'b/', i + 1)).unmapped = 'binary';
       if (section !== null) section.content = true;
     } else if (section !== null && line.startsWith('GIT binary patch')) {
       if (section.paths !== null) fileOf(files, section.paths.old, section.paths.new).unmapped = 'binary';
@@ -146,8 +146,19 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
   return [...files.values()].map((file) => ({ ...file, removed: [...new Set(file.removed)].sort((a, b) => a - b), added: [...new Set(file.added)].sort((a, b) => a - b) }));
 }
 
-/** `Binary files A and B differ` (git, and `diff -r`); paths as in `---`/`+++` lines. */
-const BINARY_FILES = /^Binary files (.+) and (.+) differ$/;
+/**
+ * The two paths of a `Binary files A and B differ` line (git, and `diff -r`; paths as in `---`/`+++` lines), or null:
+ * the matches of the former /^Binary files (.+) and (.+) differ$/ (cubic on a line of many ` and `: issue 30) in linear
+ * time. A is the longest (the last ` and ` leaving both paths non-empty); a line break anywhere is no match.
+ */
+export function binaryFiles(line: string): [string, string] | null {
+  const head = 'Binary files ';
+  const tail = ' differ';
+  if (!line.startsWith(head) || !line.endsWith(tail) || /[\n\r\u2028\u2029]/.test(line)) return null;
+  const middle = line.slice(head.length, line.length - tail.length);
+  const at = middle.length >= 7 ? middle.lastIndexOf(' and ', middle.length - 6) : -1;
+  return at >= 1 ? [middle.slice(0, at), middle.slice(at + 5)] : null;
+}
 
 /** What one `diff --git` section showed, for the sections without lines to map. */
 interface GitSection {

@@ -3,7 +3,7 @@
  * children, doc comments, summaries, and syntax error issues.
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
-import type { SourceIssue } from '@docforge/core';
+import { trimTrailing, type SourceIssue } from '@docforge/core';
 
 /** Longest summary kept, in characters (same cap as Markdown summaries). */
 const SUMMARY_MAX_CHARS = 400;
@@ -59,7 +59,10 @@ export function cleanComment(texts: readonly string[]): string {
   for (const raw of texts) {
     const text = raw.replace(/\r\n?/g, '\n');
     if (/^\/\*/.test(text)) {
-      const body = text.replace(/^\/\*+!?/, '').replace(/\*+\/$/, '');
+      const opened = text.replace(/^\/\*+!?/, '');
+      // The closing `*+/` cut by a trim (/\*+\/$/ rescanned every run of `*`: issue 30).
+      const closed = opened.endsWith('/') ? trimTrailing(opened.slice(0, -1), '*') : opened;
+      const body = closed.length < opened.length - 1 ? closed : opened;
       for (const part of body.split('\n')) lines.push(part.replace(/^\s*\*(?!\/) ?/, '').trimEnd());
     } else {
       for (const part of text.split('\n')) lines.push(part.replace(/^\s*(\/\/[/!]?|#+) ?/, '').trimEnd());

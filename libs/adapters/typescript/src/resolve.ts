@@ -3,7 +3,7 @@ import { posix } from 'node:path';
 import type { ModuleResolver, SourceIssue } from '@docforge/core';
 import { createRequire } from 'node:module';
 import type * as TS from 'typescript';
-import { readDocforgeConfig } from '@docforge/core';
+import { readDocforgeConfig, withoutQuery } from '@docforge/core';
 import { Accelerators } from '@docforge/accelerate';
 import {
   exportTargets, parsePackageJson, validExportTarget, type PackageInfo,
@@ -65,7 +65,7 @@ export class SpecifierResolver {
   }
 
   private compute(dir: string, specifier: string, mode: ResolutionMode): Resolution {
-    const clean = specifier.replace(/[?#].*$/, '');
+    const clean = withoutQuery(specifier);
     if (clean === '.' || clean === '..' || clean.startsWith('./') || clean.startsWith('../')) {
       const target = normalize(posix.join(dir === '' ? '.' : dir, clean));
       if (target === null) return { kind: 'unresolved' };

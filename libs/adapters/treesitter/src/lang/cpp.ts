@@ -12,6 +12,7 @@
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { TreeImport, TreeRecv } from '../link-data.js';
+import { cppFunctionDefinitions, cppIncludeLines } from '@docforge/core';
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, named } from '../tree.js';
@@ -302,15 +303,13 @@ function lexical(text: string): { imports: TreeImport[]; defs: { name: string; k
   const masked = maskSource(text, { line: ['//'], block: true, quotes: ['"', "'"] });
   const out: TreeImport[] = [];
   // Strings are blanked in `masked` (same length): a quoted spec is read from `text` at the same offsets.
-  for (const match of masked.matchAll(/^[ \t]*#[ \t]*include[ \t]*(?:"( *)"|(<[^>\n]*>))/gm)) {
-    const start = (match.index ?? 0) + match[0].length - (match[1] === undefined ? 0 : (match[1] as string).length + 1);
-    const spec = match[2] ?? text.slice(start, start + (match[1] as string).length);
-    out.push({ line: lineAtOffset(text, match.index ?? 0), spec, alias: null });
+  for (const include of cppIncludeLines(masked)) {
+    const spec = 'angle' in include ? include.angle : text.slice(include.quoteStart, include.quoteStart + include.quoteLength);
+    out.push({ line: lineAtOffset(text, include.at), spec, alias: null });
   }
   const defs: { name: string; kind: string }[] = [];
   for (const match of masked.matchAll(/^(?:typedef[ \t]+)?(class|struct|namespace)[ \t]+(\w+)[^;\n]*\{/gm)) defs.push({ name: match[2] as string, kind: match[1] === 'namespace' ? 'namespace' : (match[1] as string) });
-  for (const match of masked.matchAll(/^(?:[A-Za-z_][\w:<>*&\s]*?[\s*&])?([A-Za-z_]\w*)[ \t]*\([^;{]*\)[^;{]*\{/gm)) {
-    const name = match[1] as string;
+  for (const name of cppFunctionDefinitions(masked)) {
     if (!/^(if|for|while|switch|return|sizeof)$/.test(name)) defs.push({ name, kind: 'function' });
   }
   return { imports: out, defs, pkg: null };

@@ -242,7 +242,7 @@ const MASK = { line: ['//'], block: true, quotes: ['"', "'"], raw: ['`'] };
 /** Lexical Go: `package`, `import` blocks and specs, top-level `func`/`type` names. */
 function lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null } {
   const masked = maskSource(text, MASK);
-  const pkg = /^\s*package\s+([\p{L}_][\p{L}\p{N}_]*)/mu.exec(masked)?.[1] ?? null;
+  const pkg = /^[^\S\n\r\u2028\u2029]*package\s+([\p{L}_][\p{L}\p{N}_]*)/mu.exec(masked)?.[1] ?? null;
   const out: TreeImport[] = [];
   // Strings are blanked in `masked` (same length): the spec is read from `text` at the same offsets.
   const spec = /(?:([\p{L}_][\p{L}\p{N}_]*|\.)\s+)?(["`])([^"`\n]*)\2/gu;

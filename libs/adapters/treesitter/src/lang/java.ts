@@ -9,6 +9,7 @@
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { TreeImport } from '../link-data.js';
 import { lineAtOffset, maskSource } from '../lexical.js';
+import { javaImportLines, withoutAngles } from '@docforge/core';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, identifiersUnder, named } from '../tree.js';
 import { javaApi, javaResolver } from '@docforge/module-resolution';
@@ -42,7 +43,7 @@ function signature(node: SyntaxNode): string {
 function typePath(node: SyntaxNode): string[] | null {
   if (node.type === 'type_identifier') return [node.text];
   if (node.type === 'generic_type') return typePath(named(node)[0] ?? node);
-  if (node.type === 'scoped_type_identifier') return node.text.replace(/<[^>]*>/g, '').split('.').map((s) => s.trim());
+  if (node.type === 'scoped_type_identifier') return withoutAngles(node.text).split('.').map((s) => s.trim());
   return null;
 }
 
@@ -177,11 +178,12 @@ const LOGIC: LogicSpec = {
 /** Lexical Java: `package`, `import` declarations, top-level type names. */
 function lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null } {
   const masked = maskSource(text, { line: ['//'], block: true, quotes: ['"', "'"] });
-  const pkg = /^[ \t]*package[ \t]+([\w.]+)[ \t]*;/m.exec(masked.replace(/\s*\.\s*/g, '.'))?.[1] ?? null;
+  // Dots joined with their surrounding whitespace (was /\s*\.\s*/g, quadratic on long blank runs: issue 30).
+  const joined = masked.replace(/(?<!\s)\s+(?=\.)/g, '').replace(/\.\s+/g, '.');
+  const pkg = /^[ \t]*package[ \t]+([\w.]+)[ \t]*;/m.exec(joined)?.[1] ?? null;
   const out: TreeImport[] = [];
-  for (const match of masked.matchAll(/^[ \t]*import[ \t]+(static[ \t]+)?([\w. \t]+?)(\.[ \t]*\*)?[ \t]*;/gm)) {
-    const path = (match[2] as string).replace(/\s+/g, '');
-    out.push({ line: lineAtOffset(text, (match.index ?? 0) + match[0].indexOf('import')), spec: match[3] === undefined ? path : `${path}.*`, alias: null, ...(match[1] === undefined ? {} : { static: true }) });
+  for (const imp of javaImportLines(masked)) {
+    out.push({ line: lineAtOffset(text, imp.at), spec: imp.star ? `${imp.path}.*` : imp.path, alias: null, ...(imp.isStatic ? { static: true } : {}) });
   }
   const defs: { name: string; kind: string }[] = [];
   for (const match of masked.matchAll(/^(?:(?:public|abstract|final|sealed|non-sealed|strictfp)\s+)*(class|interface|enum|record|@interface)\s+(\w+)/gm)) {

@@ -184,21 +184,21 @@ const LOGIC: LogicSpec = {
 /** Lexical PHP: the `namespace`, top-level `use` declarations (one per line start), top-level type and function names. */
 function lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null } {
   const masked = maskSource(text, { line: ['//', '#'], block: true, quotes: ['"', "'"] });
-  const pkg = /^\s*namespace\s+([\w\\]+)\s*[;{]/m.exec(masked)?.[1] ?? null;
+  const pkg = /^[^\S\n\r\u2028\u2029]*namespace\s+([\w\\]+)\s*[;{]/m.exec(masked)?.[1] ?? null;
   const out: TreeImport[] = [];
   for (const match of masked.matchAll(/^use\s+(function\s+|const\s+)?\\?([\w\\]+?)(?:\\\{([^}]*)\}|\s+as\s+(\w+))?\s*;/gm)) {
     if (match[1]?.trim() === 'const') continue;
     const line = lineAtOffset(text, match.index ?? 0);
     const extra = match[1] === undefined ? {} : { static: true };
     const items = match[3] === undefined ? [{ spec: match[2] as string, alias: match[4] ?? null }] : (match[3] as string).split(',').map((item) => {
-      const [spec, alias] = item.trim().split(/\s+as\s+/);
+      const [spec, alias] = item.trim().split(/(?<!\s)\s+as\s+/);
       return { spec: `${match[2] as string}\\${(spec ?? '').trim()}`, alias: alias?.trim() ?? null };
     });
     for (const item of items) if (!item.spec.endsWith('\\')) out.push({ line, spec: item.spec, alias: item.alias, ...extra });
   }
   const defs: { name: string; kind: string }[] = [];
   for (const match of masked.matchAll(/^(?:(?:abstract|final|readonly)\s+)*(class|interface|trait|enum)\s+(\w+)/gm)) defs.push({ name: match[2] as string, kind: match[1] as string });
-  for (const match of masked.matchAll(/^function\s+&?\s*(\w+)/gm)) defs.push({ name: match[1] as string, kind: 'function' });
+  for (const match of masked.matchAll(/^function\s+(?:&\s*)?(\w+)/gm)) defs.push({ name: match[1] as string, kind: 'function' });
   return { imports: out, defs, pkg };
 }
 

@@ -7,6 +7,7 @@
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { TreeImport } from '../link-data.js';
+import { rustDeclarations } from '@docforge/core';
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec, ScopeMatch } from '../spec.js';
 import { cleanComment, collapse, identifiersUnder, named } from '../tree.js';
@@ -119,7 +120,7 @@ function scope(node: SyntaxNode): ScopeMatch | null {
 export function flattenUse(text: string, line: number): TreeImport[] {
   const out: TreeImport[] = [];
   // `as` becomes `@` before whitespace goes, so `D as E` stays two names.
-  const clean = text.replace(/\s+as\s+/g, '@').replace(/\s+/g, '');
+  const clean = text.replace(/(?<!\s)\s+as\s+/g, '@').replace(/\s+/g, '');
   const walk = (prefix: string, tree: string): void => {
     const brace = tree.indexOf('{');
     if (brace < 0) {
@@ -209,6 +210,7 @@ const LOGIC: LogicSpec = {
   fallthrough: false,
 };
 
+
 /** Lexical Rust: `use` trees and `mod x;` declarations at column 0 (indented ones may sit in an inline module, whose scope a scanner cannot prove), top-level item names. */
 function lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null } {
   const masked = maskSource(text, { line: ['//'], block: true, nestedBlock: true, quotes: ['"'] });
@@ -220,9 +222,7 @@ function lexical(text: string): { imports: TreeImport[]; defs: { name: string; k
   }
   const defs: { name: string; kind: string }[] = [];
   const kinds: Record<string, string> = { fn: 'function', struct: 'struct', enum: 'enum', trait: 'trait', type: 'type', union: 'struct' };
-  for (const match of masked.matchAll(/^(?:pub(?:\([^)]*\))?\s+)?(?:(?:async|const|unsafe|extern\s+"[^"]*")\s+)*(fn|struct|enum|trait|type|union)\s+([A-Za-z_]\w*)/gm)) {
-    defs.push({ name: match[2] as string, kind: kinds[match[1] as string] ?? 'type' });
-  }
+  for (const decl of rustDeclarations(masked)) defs.push({ name: decl.name, kind: kinds[decl.keyword] ?? 'type' });
   return { imports: out, defs, pkg: null };
 }
 
