@@ -9,8 +9,6 @@
  * (an incremental build re-parses exactly what changed).
  */
 
-/** A JSDoc block (`/** ... *\/`). */
-const JSDOC_BLOCK = /\/\*\*[\s\S]*?\*\//g;
 /** A member tag: `@param {T} [options.name=default] text` or `@property {T} name text` (type optional). */
 const MEMBER_TAG = /^@(param|arg|argument|property|prop)\s+(?:\{[^}]*\}\s*)?(\[?)([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)/;
 /** A property declaration right after a doc comment: `name?: T`, `readonly name: T`, `name = value` in a class, `name: value` in a literal. */
@@ -26,6 +24,20 @@ const MAX_DESCRIPTION_CHARS = 300;
 export const MAX_BRIDGED_WORDS = 48;
 
 /**
+ * Every JSDoc block (`/** ... *\/`) of `text`, in order, as `{ 0: block, index }` (the shape of a
+ * regex match, so callers read it alike). A linear scan: the regex form `\/\*\*[\s\S]*?\*\/`
+ * is quadratic on a file with many unclosed `/**` (regex guard, issue 30).
+ */
+function* jsdocBlocks(text: string): Generator<{ 0: string; index: number }> {
+  for (let start = text.indexOf('/**'); start >= 0; ) {
+    const close = text.indexOf('*/', start + 3);
+    if (close < 0) return;
+    yield { 0: text.slice(start, close + 2), index: start };
+    start = text.indexOf('/**', close + 2);
+  }
+}
+
+/**
  * The description words of each documented name of a file, by name (the last segment of a dotted
  * `@param` name). A plain `@param {T} name` is a function parameter, not an option or property,
  * and is left out. Words are kept as written, as code text keeps them: two characters or more, a
@@ -34,7 +46,7 @@ export const MAX_BRIDGED_WORDS = 48;
  */
 export function documentedNames(text: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const match of text.matchAll(JSDOC_BLOCK)) {
+  for (const match of jsdocBlocks(text)) {
     const lines = match[0].slice(3, -2).split(/\r\n|\r|\n/).map((l) => l.replace(/^\s*\*?\s?/, '').trim());
     taggedNames(lines, out);
     const after = text.slice(match.index + match[0].length, match.index + match[0].length + 200).replace(/^\s*\n/, '');

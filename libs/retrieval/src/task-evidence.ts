@@ -34,8 +34,18 @@ function excerptOf(reader: IndexReader, id: string, task: RecallQuery, reread: M
 
 /** A heading line's text as a slug compares it: the `#` marks, a closing `#` run and whitespace dropped. */
 function headingSlug(line: string): string | null {
-  const atx = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line);
-  return atx === null ? null : slugify(atx[1]!);
+  const open = /^ {0,3}#{1,6}[ \t]+/.exec(line);
+  if (open === null) return null;
+  // The text, without trailing blanks and a closing `#` run that follows a blank: a linear scan
+  // (the regex form `(.*?)(?:[ \t]+#+)?[ \t]*$` backtracks over long blank runs).
+  const text = line.slice(open[0].length);
+  const blank = (i: number): boolean => text[i] === ' ' || text[i] === '\t';
+  let end = text.length;
+  while (end > 0 && blank(end - 1)) end -= 1;
+  let hashes = end;
+  while (hashes > 0 && text[hashes - 1] === '#') hashes -= 1;
+  if (hashes < end && hashes > 0 && blank(hashes - 1)) for (end = hashes; end > 0 && blank(end - 1); ) end -= 1;
+  return slugify(text.slice(0, end));
 }
 
 /**
