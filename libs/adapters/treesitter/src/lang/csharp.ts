@@ -13,6 +13,7 @@ import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, identifiersUnder, named } from '../tree.js';
 import { csharpApi, csharpResolver } from '@docforge/module-resolution';
 import { newProof } from './typed-new.js';
+import { modifierDeclarations, type DeclarationWords } from '@docforge/core';
 
 const KEYWORDS = new Set([
   'abstract', 'as', 'base', 'bool', 'break', 'byte', 'case', 'catch', 'char', 'checked', 'class', 'const', 'continue', 'decimal', 'default',
@@ -152,11 +153,12 @@ function lexical(text: string): { imports: TreeImport[]; defs: { name: string; k
     out.push({ line: lineAtOffset(text, (match.index ?? 0) + match[0].indexOf('using')), spec: match[3] as string, alias: match[2] ?? null, ...(match[1] === undefined ? {} : { static: true }) });
   }
   const defs: { name: string; kind: string }[] = [];
-  for (const match of masked.matchAll(/^\s{0,4}(?:(?:public|internal|static|sealed|abstract|partial|readonly)\s+)*(class|interface|struct|enum|record)\s+(\w+)/gm)) {
-    defs.push({ name: match[2] as string, kind: match[1] as string });
-  }
+  for (const match of modifierDeclarations(masked, CSHARP_DECLARATIONS)) defs.push({ name: match.name, kind: match.keyword });
   return { imports: out, defs, pkg };
 }
+
+/** Type declarations a lexical read finds: up to 4 blanks, modifiers, then `class X` and the like (modifiers and keywords are disjoint). */
+const CSHARP_DECLARATIONS: DeclarationWords = { lead: 4, modifiers: ['public', 'internal', 'static', 'sealed', 'abstract', 'partial', 'readonly'], keywords: ['class', 'interface', 'struct', 'enum', 'record'] };
 
 /** The C# language of the family (adapter id `csharp`, extension `.cs`). */
 export const CSHARP_SPEC: LanguageSpec = {

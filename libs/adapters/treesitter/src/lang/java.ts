@@ -9,7 +9,7 @@
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { TreeImport } from '../link-data.js';
 import { lineAtOffset, maskSource } from '../lexical.js';
-import { javaImportLines, withoutAngles } from '@docforge/core';
+import { javaImportLines, modifierDeclarations, withoutAngles, type DeclarationWords } from '@docforge/core';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, identifiersUnder, named } from '../tree.js';
 import { javaApi, javaResolver } from '@docforge/module-resolution';
@@ -186,11 +186,12 @@ function lexical(text: string): { imports: TreeImport[]; defs: { name: string; k
     out.push({ line: lineAtOffset(text, imp.at), spec: imp.star ? `${imp.path}.*` : imp.path, alias: null, ...(imp.isStatic ? { static: true } : {}) });
   }
   const defs: { name: string; kind: string }[] = [];
-  for (const match of masked.matchAll(/^(?:(?:public|abstract|final|sealed|non-sealed|strictfp)\s+)*(class|interface|enum|record|@interface)\s+(\w+)/gm)) {
-    defs.push({ name: match[2] as string, kind: match[1] === '@interface' ? 'interface' : (match[1] as string) });
-  }
+  for (const match of modifierDeclarations(masked, JAVA_DECLARATIONS)) defs.push({ name: match.name, kind: match.keyword === '@interface' ? 'interface' : match.keyword });
   return { imports: out, defs, pkg };
 }
+
+/** Top-level type declarations a lexical read finds: `public final class X`, `@interface A` (modifiers and keywords are disjoint). */
+const JAVA_DECLARATIONS: DeclarationWords = { lead: 0, modifiers: ['public', 'abstract', 'final', 'sealed', 'non-sealed', 'strictfp'], keywords: ['class', 'interface', 'enum', 'record', '@interface'] };
 
 /** The Java language of the family (adapter id `java`, extension `.java`). */
 export const JAVA_SPEC: LanguageSpec = {

@@ -12,6 +12,7 @@ import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, named } from '../tree.js';
 import { phpResolver } from '@docforge/module-resolution';
+import { modifierDeclarations, type DeclarationWords } from '@docforge/core';
 
 const KEYWORDS = new Set([
   'abstract', 'and', 'array', 'as', 'break', 'callable', 'case', 'catch', 'class', 'clone', 'const', 'continue', 'declare', 'default', 'do',
@@ -197,10 +198,13 @@ function lexical(text: string): { imports: TreeImport[]; defs: { name: string; k
     for (const item of items) if (!item.spec.endsWith('\\')) out.push({ line, spec: item.spec, alias: item.alias, ...extra });
   }
   const defs: { name: string; kind: string }[] = [];
-  for (const match of masked.matchAll(/^(?:(?:abstract|final|readonly)\s+)*(class|interface|trait|enum)\s+(\w+)/gm)) defs.push({ name: match[2] as string, kind: match[1] as string });
+  for (const match of modifierDeclarations(masked, PHP_DECLARATIONS)) defs.push({ name: match.name, kind: match.keyword });
   for (const match of masked.matchAll(/^function\s+(?:&\s*)?(\w+)/gm)) defs.push({ name: match[1] as string, kind: 'function' });
   return { imports: out, defs, pkg };
 }
+
+/** Type declarations a lexical read finds at a line start: `final class X` and the like (modifiers and keywords are disjoint). */
+const PHP_DECLARATIONS: DeclarationWords = { lead: 0, modifiers: ['abstract', 'final', 'readonly'], keywords: ['class', 'interface', 'trait', 'enum'] };
 
 /** The PHP language of the family (adapter id `php`, extension `.php`). */
 export const PHP_SPEC: LanguageSpec = {
