@@ -54,7 +54,10 @@ test('each manifest\'s logic flag is what its adapter does on a real file, and w
     const manifest = BUILTIN_ADAPTER_MANIFESTS.find((m) => m.id === id)!;
     const adapter = await loadBuiltinAdapter(id);
     assert.ok(adapter, id);
-    const parsed = adapter.extract({ path: `src/${path.basename(file)}`, content: readFileSync(file, 'utf8'), strategy: 'ast', logic: true });
+    const filePath = `src/${path.basename(file)}`;
+    // A tree-sitter adapter loads the file's grammar first (CodeAdapter.prepare; the builder does the same).
+    await adapter.prepare?.({ path: filePath, strategy: 'ast' });
+    const parsed = adapter.extract({ path: filePath, content: readFileSync(file, 'utf8'), strategy: 'ast', logic: true });
     assert.ok(parsed.nodes.some((node) => node.kind === 'function' || node.kind === 'method'), `${id}: no functions in ${file}`);
     assert.equal(parsed.logic_steps.length > 0, manifest.logic, `${id}: manifest logic ${String(manifest.logic)}, ${parsed.logic_steps.length} steps from ${file}`);
   }
