@@ -8,7 +8,7 @@ const PREFIX = /[\w:<>*&\s]/;
 const LINE_BREAK = '\n\r\u2028\u2029';
 
 /** Index of the next line start after `at` (one past the next line break), or `s.length + 1` when there is none. */
-function nextLineStart(s: string, at: number): number {
+export function nextLineStart(s: string, at: number): number {
   let i = at;
   while (i < s.length && !LINE_BREAK.includes(s[i] as string)) i++;
   return i + 1;

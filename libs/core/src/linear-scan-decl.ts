@@ -16,20 +16,16 @@ export interface DeclarationWords {
   readonly keywords: readonly string[];
 }
 
+import { blanks } from './linear-scan.js';
+import { nextLineStart } from './linear-scan-cpp.js';
+
 const BLANK = /\s/;
 const WORD = /\w/;
-const LINE_END = /[\n\r\u2028\u2029]/;
 
 /** The word of `words` at `at` that blanks follow (one at most: no word is a prefix of another there), or null. */
 function wordAt(s: string, at: number, words: readonly string[]): string | null {
   for (const word of words) if (s.startsWith(word, at) && at + word.length < s.length && BLANK.test(s[at + word.length]!)) return word;
   return null;
-}
-
-function blanksEnd(s: string, at: number): number {
-  let i = at;
-  while (i < s.length && BLANK.test(s[i]!)) i += 1;
-  return i;
 }
 
 /**
@@ -49,9 +45,9 @@ export function modifierDeclarations(s: string, words: DeclarationWords): { inde
     if (!failedChain.has(lead)) {
       const starts: number[] = [];
       let at = lead;
-      for (let m = wordAt(s, at, words.modifiers); m !== null; m = wordAt(s, at, words.modifiers)) (starts.push(at), (at = blanksEnd(s, at + m.length)));
+      for (let m = wordAt(s, at, words.modifiers); m !== null; m = wordAt(s, at, words.modifiers)) (starts.push(at), (at = blanks(s, at + m.length)));
       const keyword = wordAt(s, at, words.keywords);
-      const nameAt = keyword === null ? -1 : blanksEnd(s, at + keyword.length);
+      const nameAt = keyword === null ? -1 : blanks(s, at + keyword.length);
       let nameEnd = nameAt;
       while (nameEnd >= 0 && nameEnd < s.length && WORD.test(s[nameEnd]!)) nameEnd += 1;
       if (keyword !== null && nameEnd > nameAt) {
@@ -59,14 +55,9 @@ export function modifierDeclarations(s: string, words: DeclarationWords): { inde
         matchEnd = nameEnd;
       } else failedChain = new Set([...starts, at]);
     }
-    // The next line start at or after the match's end (or after this line start).
-    let next = matchEnd >= 0 ? matchEnd : i;
-    if (matchEnd < 0 || (matchEnd > 0 && !LINE_END.test(s[matchEnd - 1]!))) {
-      while (next < s.length && !LINE_END.test(s[next]!)) next += 1;
-      next += 1;
-    }
-    if (next > s.length) break;
-    i = next;
+    // The next line start after the match (which ends in a word character, never a line break) or after this one.
+    i = nextLineStart(s, matchEnd >= 0 ? matchEnd : i);
+    if (i > s.length) break;
   }
   return out;
 }

@@ -77,7 +77,7 @@ const MODIFIERS = ['async', 'const', 'unsafe'];
 const DECLARATION_KEYWORDS = ['fn', 'struct', 'enum', 'trait', 'type', 'union'];
 
 /** The end of the blank run at `at` (`at` itself when there is none). */
-function blanks(s: string, at: number): number {
+export function blanks(s: string, at: number): number {
   let end = at;
   while (end < s.length && BLANK.test(s[end] as string)) end++;
   return end;
