@@ -16,6 +16,18 @@ import { implementedTools } from './registry.js';
 import { SERVER_VERSION } from './version.js';
 
 /**
+ * The SDK's `tools/call` request schema with `params.arguments` kept as sent (the object JSON.parse
+ * made, unchecked here: the SDK's own schema still checks that it is an object, and the tool's input
+ * validator checks its keys). The SDK's record schema rebuilds the object and drops an own `__proto__`
+ * key without a word (issue 30, break-it), so `{"query":"x","__proto__":{}}` reached the tool as
+ * `{"query":"x"}`; kept, that key is an unknown key like any other (`invalid_arguments` naming it,
+ * the input schemas' `additionalProperties: false`).
+ */
+const CALL_TOOL_AS_SENT = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.extend({ arguments: CallToolRequestSchema.shape.params.shape.arguments.unwrap().valueType.optional() }),
+});
+
+/**
  * The proposal binding of an explicit project integration (contract: "An explicit project
  * integration may construct the full fixed surface only after supplying a confined proposal
  * policy and startup-bound writer").
@@ -189,7 +201,7 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory, boun
 
   server.setRequestHandler(ListToolsRequestSchema, () => toolListing(registered.values()));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(CALL_TOOL_AS_SENT, async (request, extra) => {
     const tool = registered.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const progressToken = request.params._meta?.progressToken;
