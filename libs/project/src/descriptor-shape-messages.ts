@@ -91,8 +91,11 @@ function outputMessage(field: readonly string[], keyword: string, value: unknown
  */
 export function shapeMessage(field: readonly string[], keyword: string, value: unknown, check: Checker, root?: string, fallback?: string): string {
   const pattern = keyPattern(field);
+  // A float where an integer is meant (`1.0`, `1e3`, `2.5`: the loader gives integral floats as NaN) says so.
+  const float = typeof value === 'number' && !Number.isInteger(value) ? ' (got a TOML float: write the integer without a decimal point or exponent)' : '';
   const range = INTEGER_RANGES[pattern];
-  if (range !== undefined) return `must be an integer from ${range[0]} to ${range[1]}`;
+  if (range !== undefined) return `must be an integer from ${range[0]} to ${range[1]}${float}`;
+  if (pattern === 'schema_version') return `must be 1${float}`;
   switch (pattern) {
     case 'project.id':
       return `${ID_RULE}${typeof value === 'string' ? `, got "${value}"` : ''}`;

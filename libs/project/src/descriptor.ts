@@ -92,6 +92,24 @@ function readDescriptorText(realRoot: string, file: string): string {
 }
 
 /**
+ * A TOML value parsed with integers as BigInt, with TOML's integers and floats told apart (issue 30,
+ * break-it: `schema_version = 1.0` was read as the integer 1, because smol-toml gives the integer 1
+ * and the float 1.0 as the same JS number). Each integer becomes a number again; each float whose
+ * value is integral (`1.0`, `1e3`) becomes NaN, a float no integer field of the schema accepts, so
+ * the shape check names the field and the integer it expects; other floats stay as they are. No
+ * descriptor field takes a float. Tables, arrays and dates otherwise unchanged.
+ */
+function withFloatsMarked(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'number') return Number.isInteger(value) ? Number.NaN : value;
+  if (Array.isArray(value)) return value.map(withFloatsMarked);
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) Object.defineProperty(out, key, { value: withFloatsMarked(item), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/**
  * Reads and validates `<root>/docforge.toml` (DESIGN.md section 3).
  * @param root project root directory (resolved with realpath)
  * @returns the descriptor with every default applied
@@ -114,7 +132,7 @@ export function loadDescriptor(root: string): Descriptor {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let doc: Table;
   try {
-    doc = parseToml(text) as Table;
+    doc = withFloatsMarked(parseToml(text, { integersAsBigInt: true })) as Table;
   } catch (error) {
     const line = error instanceof TomlError ? error.line : null;
     const reason = error instanceof Error ? error.message.split('\n')[0]?.replace(/^Invalid TOML document: /, '') ?? 'syntax error' : String(error);

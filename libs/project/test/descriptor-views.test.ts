@@ -47,6 +47,7 @@ test('unknown renderer, wrong renderer keys, missing matrix and graph keys are r
   invalid('[[views]]\nid = "a"\nrenderer = "matrix"\nrows = {}\ncolumns = {}\nrelations = []\noutput = "a.html"\n', 'views.0.relations', /at least one relation/);
   invalid('[[views]]\nid = "a"\nrenderer = "graph"\noutput = "a.html"\n', 'views.0.focus', /is required for the graph renderer/);
   invalid('[[views]]\nid = "a"\nrenderer = "graph"\nfocus = "X"\ndepth = 9\noutput = "a.html"\n', 'views.0.depth', /from 1 to 4/);
+  invalid('[[views]]\nid = "a"\nrenderer = "graph"\nfocus = "X"\ndepth = 2.0\noutput = "a.html"\n', 'views.0.depth', /must be an integer from 1 to 4 \(got a TOML float/);
   invalid('[[views]]\nid = "a"\nrenderer = "page"\nselect = { kind = ["x"] }\noutput = "a.html"\n', 'views.0.select.kind', /not a known selector key/);
 });
 

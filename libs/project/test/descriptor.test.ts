@@ -295,3 +295,18 @@ test('[proposals.writers.ID] narrows a writer; unknown operations and keys are r
   expectInvalid(`${MINIMAL}[proposals.writers.agent]\nwiden = true\n`, 6, 'proposals.writers.agent.widen', /not a known key/);
   expectInvalid(`${MINIMAL}[proposals.writers.agent]\npaths = ["../outside/**"]\n`, 6, 'proposals.writers.agent.paths', /project-relative/);
 });
+
+test('a TOML float where an integer is meant is refused naming the key and the integer expected, even with an integral value (issue 30)', () => {
+  const hint = /got a TOML float: write the integer without a decimal point or exponent/;
+  for (const version of ['1.0', '1e0', '+1.0', '1.5', 'nan', 'inf']) {
+    const error = expectInvalid(`schema_version = ${version}\n[project]\nid = "x"\n`, 1, 'schema_version', /^docforge\.toml:1: schema_version must be 1 \(/);
+    assert.match(error.message, hint, version);
+  }
+  for (const [key, value, line] of [['max_results', '50.0', 6], ['max_results', '5e1', 6], ['max_output_chars', '3000.0', 6], ['max_output_chars', '3e3', 6], ['max_results', '2.5', 6]] as const) {
+    const error = expectInvalid(`${MINIMAL}[limits]\n${key} = ${value}\n`, line, `limits.${key}`, /must be an integer from \d+ to \d+ \(got a TOML float/);
+    assert.match(error.message, hint, `${key} = ${value}`);
+  }
+  // Integers, including the same values, still load.
+  assert.deepEqual(loadText(`${MINIMAL}[limits]\nmax_results = 50\nmax_output_chars = 5_000\n`).limits, { max_results: 50, max_output_chars: 5000 });
+  assert.equal(loadText(`schema_version = +1\n[project]\nid = "x"\n`).schema_version, 1);
+});
