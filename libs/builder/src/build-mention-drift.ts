@@ -17,7 +17,7 @@
  * of its document on that line whose text names the target (the target id's last name, `Ledger.capture`
  * -> `capture`, or the path of a module) is the one that resolved. Linear in mentions and edges.
  */
-import type { GraphEdge, GraphNode, SourceIssue } from '@docforge/core';
+import { trimMentionPunctuation, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import type { LinkRef } from '@docforge/project';
 import type { CachedSource } from './build-types.js';
 
@@ -32,7 +32,7 @@ export interface MentionDrift {
 
 /** A mention's text without a call's argument list and surrounding punctuation: `Ledger.capture(x)` -> `Ledger.capture`. */
 function bareText(text: string): string {
-  return text.trim().replace(/\(.*$/s, '').replace(/^[^\w$./@-]+|[^\w$/]+$/g, '');
+  return trimMentionPunctuation(text.trim().replace(/\(.*$/s, ''));
 }
 
 /** Whether a mention's text names `target` (a code id: `code:path#a.b` or `code:path`). */

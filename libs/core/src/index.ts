@@ -27,6 +27,8 @@ export { parameterLists, listedName } from './param-lists.js';
 export { javaImportLines, rustDeclarations, withoutAngles, withoutQuery, firstBraced, trimTrailing } from './linear-scan.js';
 export { cppFunctionDefinitions, cppIncludeLines, type IncludeLine } from './linear-scan-cpp.js';
 export { modifierDeclarations, type DeclarationWords } from './linear-scan-decl.js';
+export { withoutTrailingDirective, goModuleLinePath, startsLikeModuleCode, trimMentionPunctuation, quotedStringBodies, staticImportSpecifiers } from './linear-scan-text.js';
+export { cppTypeDefinitions, rubyRequireLines, rustUseLines, phpUseLines, goImportSpecs, type PhpUse } from './linear-scan-source.js';
 export { signatureParameters, parameterDriftIssue, sectionAt } from './param-drift.js';
 export { coverageIssues, coverageFacts, coverageRelevant, coverageTest, nodeCoverage, sortCoverage, REQUIREMENT_KINDS, DECISION_KINDS, type CoverageFacts } from './coverage.js';
 export type { EdgeReview, ReviewStamp, NodeReviewHash, ReviewState } from './model.js';

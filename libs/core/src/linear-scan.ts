@@ -83,8 +83,8 @@ export function blanks(s: string, at: number): number {
   return end;
 }
 
-/** The first index >= `from` of `ch` in `s` (-1: none), remembered per character with the index searched from, so that mostly increasing `from`s cost linear time in all. */
-function nextOf(s: string, ch: string, from: number, memo: Map<string, { from: number; at: number }>): number {
+/** The first index >= `from` of `ch` in `s` (-1: none), remembered per character in `memo` with the index searched from, so that mostly increasing `from`s cost linear time in all. */
+export function nextOf(s: string, ch: string, from: number, memo: Map<string, { from: number; at: number }>): number {
   const known = memo.get(ch);
   if (known !== undefined && known.from <= from && (known.at >= from || known.at === -1)) return known.at;
   const at = s.indexOf(ch, from);

@@ -8,7 +8,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { errors, hashJson, sha256, withoutQuery } from '@docforge/core';
+import { errors, hashJson, sha256, staticImportSpecifiers, withoutQuery } from '@docforge/core';
 import type { StatIdentity } from './walk.js';
 
 /** At most this many module files enter a fingerprint (the entry module and what it imports). */
@@ -38,9 +38,8 @@ export interface ProjectAdapterFingerprint {
   truncated: boolean;
 }
 
-/** Relative specifiers of static imports, re-exports, `import('…')` and `require('…')` in module text. */
+/** Relative specifiers of `import('…')` and `require('…')` in module text (static imports and re-exports: staticImportSpecifiers). */
 const SPECIFIER_PATTERNS: readonly RegExp[] = [
-  /\b(?:import|export)\s*(?:type\s+)?(?:[\w$*{}\s,]*?\bfrom\s*)?["'](\.{1,2}\/[^"'\n]*)["']/g,
   /\bimport\s*\(\s*["'](\.{1,2}\/[^"'\n]*)["']\s*\)/g,
   /\brequire\s*\(\s*["'](\.{1,2}\/[^"'\n]*)["']\s*\)/g,
 ];
@@ -67,7 +66,7 @@ function fileInside(root: string, abs: string): string | null {
  * a comment or string is also followed, which can only add files to the fingerprint, never miss one.
  */
 export function relativeSpecifiers(text: string): string[] {
-  const found = new Set<string>();
+  const found = new Set<string>(staticImportSpecifiers(text));
   for (const pattern of SPECIFIER_PATTERNS) {
     for (const match of text.matchAll(pattern)) found.add(match[1]!);
   }

@@ -14,6 +14,7 @@
  * word for word ({@link LITERAL_MIN_WORDS}). Words that only occur in sequence among identifiers or
  * inside a longer sentence do not count, so a short question about the docs keeps its own ranking.
  */
+import { quotedStringBodies } from '@docforge/core';
 import type { IndexReader } from '@docforge/store';
 import { STOP_WORDS } from './query.js';
 
@@ -49,16 +50,14 @@ export function queryPhrase(query: string): QueryPhrase | null {
   return { words, literalOnly: words.length < PHRASE_MIN_WORDS };
 }
 
-/** A quoted string of a code line (`"…"`, `'…'` or a template literal), escapes skipped. */
-const STRING_LITERAL = /(["'`])((?:\\.|(?!\1)[^\\])*)\1/g;
 /** Where a message's leading clause ends: punctuation that starts its detail, a template substitution. */
 const CLAUSE_END = /[:.;\n]|\$\{|\{/;
 
 /** The leading clause of each string literal of `text` as words (see the module comment). */
 function literalClauses(text: string): string[] {
   const clauses: string[] = [];
-  for (const m of text.matchAll(STRING_LITERAL)) {
-    const body = m[2]!;
+  // Each quoted string of the line (`"…"`, `'…'` or a template literal), escapes skipped.
+  for (const body of quotedStringBodies(text)) {
     const end = body.search(CLAUSE_END);
     clauses.push(wordsIn(end < 0 ? body : body.slice(0, end)).join(' '));
   }

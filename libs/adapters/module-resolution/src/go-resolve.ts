@@ -4,7 +4,7 @@
  * as the directory below that module's root: its `.go` files, `_test.go` files left out. A package
  * binds its `package` clause name (or the import's explicit name); `_` and `.` imports bind none.
  */
-import { ApiTable, type SourceIssue } from '@docforge/core';
+import { ApiTable, goModuleLinePath, type SourceIssue } from '@docforge/core';
 import type { ImportTarget, LanguageResolver, ResolveContext, TreeImport } from './types.js';
 
 function dirname(path: string): string {
@@ -18,8 +18,8 @@ function dirname(path: string): string {
  */
 export function goModulePath(text: string): string | null {
   for (const line of text.split('\n')) {
-    const match = /^[ \t]*module[ \t]+("?)([^\s"]+)\1[ \t]*(?:\/\/.*)?\r?$/.exec(line);
-    if (match !== null) return match[2] as string;
+    const path = goModuleLinePath(line);
+    if (path !== null) return path;
   }
   return null;
 }

@@ -3,7 +3,7 @@
  * children, doc comments, summaries, and syntax error issues.
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
-import { trimTrailing, type SourceIssue } from '@docforge/core';
+import { trimTrailing, withoutTrailingDirective, type SourceIssue } from '@docforge/core';
 
 /** Longest summary kept, in characters (same cap as Markdown summaries). */
 const SUMMARY_MAX_CHARS = 400;
@@ -100,7 +100,7 @@ export function docComment(texts: readonly string[]): string {
 
 /** A signature line without a trailing RDoc directive comment (`module Backtrace # :nodoc: all` -> `module Backtrace`). */
 export function withoutDirective(signature: string): string {
-  return signature.replace(/\s+#\s*:[a-z-]+:.*$/, '');
+  return withoutTrailingDirective(signature);
 }
 
 /**

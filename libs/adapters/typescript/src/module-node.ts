@@ -2,7 +2,7 @@
  * The module node every extraction of a TypeScript/JavaScript file starts with, and the shape of
  * an extraction result (shared by the AST and the lexical strategies).
  */
-import { codeId, type GraphNode, type ParsedSource } from '@docforge/core';
+import { codeId, startsLikeModuleCode, type GraphNode, type ParsedSource } from '@docforge/core';
 import { languageOf } from './paths.js';
 
 /** What {@link extractTypeScript} returns: the ParsedSource fields other than file identity. */
@@ -32,7 +32,7 @@ export function headerComment(text: string): string {
     rest = `\n${lines.slice(n).join('\n')}`;
   }
   // A comment glued to the first declaration documents that declaration, not the file.
-  const separated = /^[ \t]*\r?\n[ \t]*\r?\n/.test(rest) || /^\s*(import\b|export\s+(\*|\{)|['"]use strict['"]|(const|let|var)\s+[\w{}\s,]+=\s*require\()/.test(rest) || rest.trim() === '';
+  const separated = /^[ \t]*\r?\n[ \t]*\r?\n/.test(rest) || startsLikeModuleCode(rest) || rest.trim() === '';
   return separated ? comment : '';
 }
 

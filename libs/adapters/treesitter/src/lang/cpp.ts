@@ -12,7 +12,7 @@
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { TreeImport, TreeRecv } from '../link-data.js';
-import { cppFunctionDefinitions, cppIncludeLines } from '@docforge/core';
+import { cppFunctionDefinitions, cppIncludeLines, cppTypeDefinitions } from '@docforge/core';
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, named } from '../tree.js';
@@ -308,7 +308,7 @@ function lexical(text: string): { imports: TreeImport[]; defs: { name: string; k
     out.push({ line: lineAtOffset(text, include.at), spec, alias: null });
   }
   const defs: { name: string; kind: string }[] = [];
-  for (const match of masked.matchAll(/^(?:typedef[ \t]+)?(class|struct|namespace)[ \t]+(\w+)[^;\n]*\{/gm)) defs.push({ name: match[2] as string, kind: match[1] === 'namespace' ? 'namespace' : (match[1] as string) });
+  for (const type of cppTypeDefinitions(masked)) defs.push({ name: type.name, kind: type.keyword });
   for (const name of cppFunctionDefinitions(masked)) {
     if (!/^(if|for|while|switch|return|sizeof)$/.test(name)) defs.push({ name, kind: 'function' });
   }

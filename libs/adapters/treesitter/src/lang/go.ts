@@ -11,6 +11,7 @@ import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { cleanComment, collapse, identifiersUnder, named, precedingComments } from '../tree.js';
 import { goApi, goModuleIssues, goResolver } from '@docforge/module-resolution';
+import { goImportSpecs } from '@docforge/core';
 
 const KEYWORDS = new Set([
   'break', 'case', 'chan', 'const', 'continue', 'default', 'defer', 'else', 'fallthrough', 'for', 'func', 'go', 'goto', 'if', 'import',
@@ -245,15 +246,10 @@ function lexical(text: string): { imports: TreeImport[]; defs: { name: string; k
   const pkg = /^[^\S\n\r\u2028\u2029]*package\s+([\p{L}_][\p{L}\p{N}_]*)/mu.exec(masked)?.[1] ?? null;
   const out: TreeImport[] = [];
   // Strings are blanked in `masked` (same length): the spec is read from `text` at the same offsets.
-  const spec = /(?:([\p{L}_][\p{L}\p{N}_]*|\.)\s+)?(["`])([^"`\n]*)\2/gu;
-  for (const match of masked.matchAll(/^import\s*(\([^)]{0,65536}\)|[^\n;]*)/gm)) {
-    const start = match.index ?? 0;
-    for (const item of match[0].matchAll(spec)) {
-      const quote = start + (item.index ?? 0) + item[0].length - (item[3] as string).length - 1;
-      const path = text.slice(quote, quote + (item[3] as string).length).trim();
-      if (path === '') continue;
-      out.push({ line: lineAtOffset(text, quote), spec: path, alias: item[1] ?? null });
-    }
+  for (const spec of goImportSpecs(masked)) {
+    const path = text.slice(spec.textStart, spec.textStart + spec.textLength).trim();
+    if (path === '') continue;
+    out.push({ line: lineAtOffset(text, spec.textStart), spec: path, alias: spec.alias });
   }
   const defs: { name: string; kind: string }[] = [];
   for (const match of masked.matchAll(/^func\s+([\p{L}_][\p{L}\p{N}_]*)/gmu)) defs.push({ name: match[1] as string, kind: 'function' });

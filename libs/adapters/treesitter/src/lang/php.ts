@@ -12,7 +12,7 @@ import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, named } from '../tree.js';
 import { phpResolver } from '@docforge/module-resolution';
-import { modifierDeclarations, type DeclarationWords } from '@docforge/core';
+import { modifierDeclarations, phpUseLines, type DeclarationWords } from '@docforge/core';
 
 const KEYWORDS = new Set([
   'abstract', 'and', 'array', 'as', 'break', 'callable', 'case', 'catch', 'class', 'clone', 'const', 'continue', 'declare', 'default', 'do',
@@ -187,13 +187,13 @@ function lexical(text: string): { imports: TreeImport[]; defs: { name: string; k
   const masked = maskSource(text, { line: ['//', '#'], block: true, quotes: ['"', "'"] });
   const pkg = /^[^\S\n\r\u2028\u2029]*namespace\s+([\w\\]+)\s*[;{]/m.exec(masked)?.[1] ?? null;
   const out: TreeImport[] = [];
-  for (const match of masked.matchAll(/^use\s+(function\s+|const\s+)?\\?([\w\\]+?)(?:\\\{([^}]*)\}|\s+as\s+(\w+))?\s*;/gm)) {
-    if (match[1]?.trim() === 'const') continue;
-    const line = lineAtOffset(text, match.index ?? 0);
-    const extra = match[1] === undefined ? {} : { static: true };
-    const items = match[3] === undefined ? [{ spec: match[2] as string, alias: match[4] ?? null }] : (match[3] as string).split(',').map((item) => {
+  for (const use of phpUseLines(masked)) {
+    if (use.kind?.trim() === 'const') continue;
+    const line = lineAtOffset(text, use.index);
+    const extra = use.kind === undefined ? {} : { static: true };
+    const items = use.group === undefined ? [{ spec: use.name, alias: use.alias ?? null }] : use.group.split(',').map((item) => {
       const [spec, alias] = item.trim().split(/(?<!\s)\s+as\s+/);
-      return { spec: `${match[2] as string}\\${(spec ?? '').trim()}`, alias: alias?.trim() ?? null };
+      return { spec: `${use.name}\\${(spec ?? '').trim()}`, alias: alias?.trim() ?? null };
     });
     for (const item of items) if (!item.spec.endsWith('\\')) out.push({ line, spec: item.spec, alias: item.alias, ...extra });
   }

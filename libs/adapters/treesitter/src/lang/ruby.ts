@@ -15,6 +15,7 @@ import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { TreeImport } from '../link-data.js';
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
+import { rubyRequireLines } from '@docforge/core';
 import { collapse, named, withoutDirective } from '../tree.js';
 import { rubyResolver } from '@docforge/module-resolution';
 
@@ -206,11 +207,10 @@ function lexical(text: string): { imports: TreeImport[]; defs: { name: string; k
   const masked = maskSource(text, { line: ['#'], block: false, quotes: ['"', "'"] });
   const out: TreeImport[] = [];
   // Strings are blanked in `masked` (same length): the spec is read from `text` at the same offsets.
-  for (const match of masked.matchAll(/^[ \t]*(require_relative|require)[ \t]*\(?[ \t]*(["'])( *)\2/gm)) {
-    const quote = (match.index ?? 0) + match[0].length - (match[3] as string).length - 1;
-    const literal = text.slice(quote, quote + (match[3] as string).length);
-    const spec = match[1] === 'require_relative' && !/^[./]/.test(literal) ? `./${literal}` : literal;
-    out.push({ line: lineAtOffset(text, match.index ?? 0), spec, alias: null });
+  for (const require of rubyRequireLines(masked)) {
+    const literal = text.slice(require.bodyStart, require.bodyStart + require.bodyLength);
+    const spec = require.keyword === 'require_relative' && !/^[./]/.test(literal) ? `./${literal}` : literal;
+    out.push({ line: lineAtOffset(text, require.index), spec, alias: null });
   }
   const defs: { name: string; kind: string }[] = [];
   for (const match of masked.matchAll(/^(class|module)[ \t]+(?:::)?([A-Z]\w*(?:::[A-Z]\w*)*)/gm)) {

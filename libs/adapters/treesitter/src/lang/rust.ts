@@ -7,7 +7,7 @@
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { TreeImport } from '../link-data.js';
-import { rustDeclarations } from '@docforge/core';
+import { rustDeclarations, rustUseLines } from '@docforge/core';
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec, ScopeMatch } from '../spec.js';
 import { cleanComment, collapse, identifiersUnder, named } from '../tree.js';
@@ -215,10 +215,10 @@ const LOGIC: LogicSpec = {
 function lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null } {
   const masked = maskSource(text, { line: ['//'], block: true, nestedBlock: true, quotes: ['"'] });
   const out: TreeImport[] = [];
-  for (const match of masked.matchAll(/^(?:pub(?:\([^)]*\))?\s+)?(use\s+([^;]{1,65536});|mod\s+([A-Za-z_]\w*)\s*;)/gm)) {
-    const line = lineAtOffset(text, match.index ?? 0);
-    if (match[3] !== undefined) out.push({ line, spec: `mod ${match[3]}`, alias: null });
-    else out.push(...flattenUse(match[2] as string, line));
+  for (const found of rustUseLines(masked)) {
+    const line = lineAtOffset(text, found.index);
+    if ('mod' in found) out.push({ line, spec: `mod ${found.mod}`, alias: null });
+    else out.push(...flattenUse(found.use, line));
   }
   const defs: { name: string; kind: string }[] = [];
   const kinds: Record<string, string> = { fn: 'function', struct: 'struct', enum: 'enum', trait: 'trait', type: 'type', union: 'struct' };
