@@ -202,7 +202,9 @@ class TreeLinker {
    * of a C++ class, as one group whose one distinct answer counts. A supertype declared outside the project (not resolved)
    * may declare any name: in Java and C# (`enclosingCalls`), whose simple-name lookup finds an inherited member before any
    * static import or enclosing type, it stops the walk unproven (an unresolved superclass in its place, unresolved
-   * interfaces after the group); in C++ an unresolved base class ends the walk with no answer (a free function may follow).
+   * interfaces, an interface's among them, after the group: one default method the resolved ones give is the member, as two
+   * unrelated inherited defaults would not compile); in C++ an unresolved base class ends the walk with no answer (a free
+   * function may follow).
    */
   plan(type: DefRef, instance: boolean): Step[] {
     const declared = this.supertypes.get(type.id) ?? [];
@@ -212,7 +214,8 @@ class TreeLinker {
       if (!instance) return [{ own: true }, ...(declared.some((s) => s.mixin === 'extend') ? [{ seq: null, onUnresolved: 'stop' } as const] : []), ...inherits];
       return [...seq(declared.filter((s) => s.mixin === 'prepend').reverse()), { own: true }, ...seq(declared.filter((s) => s.mixin === 'include').reverse()), ...inherits];
     }
-    const classes = declared.filter((s) => s.relation === 'inherits' && s.target?.kind !== 'interface');
+    // An interface's supertypes are all interfaces, an unresolved one too: none takes a superclass's place ahead of the group.
+    const classes = type.kind === 'interface' ? [] : declared.filter((s) => s.relation === 'inherits' && s.target?.kind !== 'interface');
     const others = declared.filter((s) => !classes.includes(s) && s.target !== null).map((s) => s.target as DefRef);
     const steps: Step[] = [{ own: true }];
     const closed = this.spec.enclosingCalls !== undefined;

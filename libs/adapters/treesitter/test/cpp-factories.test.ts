@@ -1,11 +1,16 @@
 // Pins two C++ rules of issue 33: a definition inside an anonymous namespace is internal (no `exported` capability, no
 // `defines` edge), as a `static` one at namespace scope already is; and a pointer a factory returns (`Foo* p = makeFoo();`,
 // makeFoo declared as returning `Foo*`) proves `p->bar()` as `Foo* p = new Foo` does (only `p->` and `delete p` after), when
-// the local's declared class is the factory's and no project class derives from it (no override can take the call).
+// the local's declared class is the factory's and no project class derives from it (no override can take the call). Then
+// better-sqlite3 12.11.1's C++ addon (an npm dependency here), where `Cursor* cursor = Cursor::Upcast(_cursor)` proves
+// `cursor->GetVTab()`.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CodeAdapter } from '@docforge/core';
-import { adapterFor, buildMemory, edgeLines } from './helpers.js';
+import { adapterFor, buildMemory, edgeLines, readTree } from './helpers.js';
 
 let cpp: CodeAdapter;
 before(async () => {
@@ -63,5 +68,17 @@ describe('C++ internal definitions and factory pointers', () => {
       'code:foo.cpp#scoped calls code:foo.cpp#Foo.bar @15',
     ]);
     assert.deepEqual(['derived', 'reseated', 'other', 'templ'].map((f) => link.unresolved_calls?.[`code:foo.cpp#${f}`]), [1, 1, 1, 2]);
+  });
+});
+
+const require = createRequire(import.meta.url);
+
+describe('factory pointers on better-sqlite3 12.11.1 (src/)', () => {
+  it('CustomTable::xNext and xColumn reach Cursor::GetVTab through Cursor::Upcast, which returns CustomTable::Cursor*', () => {
+    let dir = dirname(require.resolve('better-sqlite3'));
+    while (!existsSync(join(dir, 'package.json')) || !dir.endsWith('better-sqlite3')) dir = dirname(dir);
+    const calls = edgeLines(buildMemory(cpp, readTree(join(dir, 'src'), ['.cpp', '.hpp']), 'ast', false).link.edges, 'calls');
+    const T = 'code:util/custom-table.cpp#CustomTable';
+    for (const expected of [`${T}.xNext calls ${T}.Cursor.GetVTab @235`, `${T}.xColumn calls ${T}.Cursor.GetVTab @269`]) assert.ok(calls.includes(expected), expected);
   });
 });

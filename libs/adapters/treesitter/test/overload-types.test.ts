@@ -3,11 +3,16 @@
 // literal, `new T()`, a cast, a typed local, parameter or field); a widening, boxing, `null`, an untyped local, a type
 // parameter, a pattern-bound name or a type two places name differently leaves it unresolved. Also supertypes declared
 // outside the project (C# `: Exception`, Java `extends AbstractList`): a `this`/bare call that no project ancestor answers is
-// unresolved, not bound to a static import or an enclosing type's method of that name.
-import { before, describe, it } from 'node:test';
+// unresolved, not bound to a static import or an enclosing type's method of that name. Then openjdk-17's java.util and
+// java.time and edge-js 26.1.0's C# files, where the edges below were read against the source.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CodeAdapter } from '@docforge/core';
-import { adapterFor, buildMemory, edgeLines } from './helpers.js';
+import { adapterFor, buildMemory, edgeLines, inputSkip, readTree } from './helpers.js';
 
 let java: CodeAdapter;
 let csharp: CodeAdapter;
@@ -194,5 +199,65 @@ describe('supertypes declared outside the project', () => {
       ].join('\n'),
     });
     assert.deepEqual(edgeLines(link.edges, 'calls'), ['code:p/A.java#C.m calls code:p/Util.java#Util.log @8']);
+  });
+
+  it('java: an external superinterface ranks with the resolved ones: their one default method answers, and none leaves the call unproven', () => {
+    const { link } = buildMemory(java, {
+      'p/Reader.java': ['package p;', 'public interface Reader { default int get(int f) { return 0; } long getLong(int f); }', ''].join('\n'),
+      'p/Date.java': [
+        'package p;',
+        'public interface Date extends Reader, Comparable<Date> {',
+        '  default int era() { return get(1) + (int) getLong(2); }', // 3: Reader's, as java.time's ChronoLocalDate reaches TemporalAccessor
+        '  default void other() { compareTo(null); missing(); }', // 4: Comparable may declare either
+        '}',
+        '',
+      ].join('\n'),
+    });
+    assert.deepEqual(edgeLines(link.edges, 'calls'), ['code:p/Date.java#Date.era calls code:p/Reader.java#Reader.get @3', 'code:p/Date.java#Date.era calls code:p/Reader.java#Reader.getLong @3']);
+    assert.equal(link.unresolved_calls?.['code:p/Date.java#Date.other'], 2);
+  });
+});
+
+const SRC_ZIP = '/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip';
+
+describe('overloads by argument type on openjdk-17 (java.util, java.time)', { skip: inputSkip(SRC_ZIP, 'apt-get install -y openjdk-17-source') }, () => {
+  let dir = '';
+  after(() => {
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  });
+  it('reaches the overload the arguments\' declared types pick, and a default method past an external superinterface', () => {
+    dir = mkdtempSync(join(tmpdir(), 'docforge-jdk-overloads-'));
+    execFileSync('unzip', ['-q', SRC_ZIP, 'java.base/java/util/*', 'java.base/java/time/*', '-d', dir]);
+    const calls = edgeLines(buildMemory(java, readTree(join(dir, 'java.base'), ['.java']), 'ast', false).link.edges, 'calls');
+    const C = 'code:java/util/concurrent/CopyOnWriteArrayList.java#CopyOnWriteArrayList.COWSubList';
+    for (const expected of [
+      // remove(Object) calls remove(index) with `int index = indexOf(o)`: remove(int), not itself.
+      `${C}.remove~2 calls ${C}.remove @1435`,
+      // dosToJavaTime's six int locals: LocalDateTime.of(int, int, int, int, int, int), not the Month one.
+      'code:java/util/zip/ZipUtils.java#ZipUtils.dosToJavaTime calls code:java/time/LocalDateTime.java#LocalDateTime.of~5 @99',
+      // toHexDigits(char value) calls toHexDigits((short) value): the cast picks toHexDigits(short).
+      'code:java/util/HexFormat.java#HexFormat.toHexDigits~3 calls code:java/util/HexFormat.java#HexFormat.toHexDigits~4 @705',
+      // ChronoLocalDate extends Temporal, TemporalAdjuster and java.lang's Comparable (not in the input): get is Temporal's
+      // superinterface TemporalAccessor's default method.
+      'code:java/time/chrono/ChronoLocalDate.java#ChronoLocalDate.getEra calls code:java/time/temporal/TemporalAccessor.java#TemporalAccessor.get @326',
+    ]) assert.ok(calls.includes(expected), expected);
+    // remove(Object) never calls itself through remove(index).
+    assert.ok(!calls.includes(`${C}.remove~2 calls ${C}.remove~2 @1435`));
+  });
+});
+
+describe('overloads by argument type on edge-js 26.1.0 (npm pack)', () => {
+  let dir = '';
+  after(() => {
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  });
+  it('an IntPtr local and a double parameter pick WriteDouble(IntPtr, double); a cast picks CompareTo(SemVersion)', () => {
+    dir = mkdtempSync(join(tmpdir(), 'docforge-edge-js-overloads-'));
+    execFileSync('npm', ['pack', 'edge-js@26.1.0', '--silent'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('tar', ['xzf', 'edge-js-26.1.0.tgz'], { cwd: dir });
+    const calls = edgeLines(buildMemory(csharp, readTree(join(dir, 'package'), ['.cs']), 'ast', false).link.edges, 'calls');
+    const E = 'code:src/double/Edge.js/dotnetcore/coreclrembedding.cs#CoreCLREmbedding';
+    const S = 'code:src/double/Edge.js/dotnetcore/semversion.cs#SemVersion';
+    for (const expected of [`${E}.WriteDouble calls ${E}.WriteDouble~2 @1371`, `${S}.CompareTo calls ${S}.CompareTo~2 @218`]) assert.ok(calls.includes(expected), expected);
   });
 });
