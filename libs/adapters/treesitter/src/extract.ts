@@ -34,10 +34,10 @@ export type ExtractResult = Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'l
 /** Kinds whose function members are methods. */
 const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'trait', 'enum', 'record']);
 
-/** The number of arguments of a call node (its `arguments` field or `argument_list` child, comments aside); null when it has none to count. */
-function argumentCount(node: SyntaxNode, isComment: (type: string) => boolean): number | null {
+/** The arguments of a call node (its `arguments` field or `argument_list` child, comments aside); null when it has no list. */
+function callArguments(node: SyntaxNode, isComment: (type: string) => boolean): SyntaxNode[] | null {
   const list = node.childForFieldName('arguments') ?? node.children.find((c) => c?.type === 'argument_list') ?? null;
-  return list === null ? null : list.namedChildren.filter((c) => c !== null && !isComment(c.type)).length;
+  return list === null ? null : list.namedChildren.filter((c): c is SyntaxNode => c !== null && !isComment(c.type));
 }
 
 /** Whether the node with id `id` is a proper ancestor of `node` (a walk up the parents). */
@@ -217,15 +217,16 @@ class Extractor {
     if (callee !== undefined) {
       // Outside any function (a field initializer, a C# operator or property body) the innermost definition calls.
       const owner = context.fn === this.module ? context.draft : context.fn;
-      const args = spec.overloads === true && callee !== null ? argumentCount(node, spec.isComment) : null;
+      const list = spec.overloads === true && callee !== null ? callArguments(node, spec.isComment) : null;
+      const args = list === null ? null : list.length;
       this.calls.push({ owner: owner.qname, line: line(node), path: callee, ...(args === null ? {} : { args }) });
       this.callScopes.push(context.fn);
-      this.callArgs.push(args !== null && args > 0 ? (spec.argTypes?.(node) ?? null) : null);
+      this.callArgs.push(list !== null && list.length > 0 ? (spec.argTypes?.(node, list) ?? null) : null);
       return context;
     }
     const typed = spec.typedBinds?.(node);
     const declared = spec.declaredType?.(node) ?? null;
-    if (spec.opaqueBinders?.has(node.type) === true) context.fn.opaque = true;
+    if (spec.opaqueBinders !== undefined && spec.opaqueBinders.has(node.type)) context.fn.opaque = true;
     if (declared?.field === true && TYPE_KINDS.has(context.draft.kind)) bindType(context.draft.fields, declared.name, declared.type);
     for (const name of spec.binds(node)) {
       bindLocal(context.fn, name, typed?.get(name) ?? null);

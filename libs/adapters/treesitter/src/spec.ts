@@ -163,8 +163,8 @@ export interface LanguageSpec {
    * keeps a proof only when every binding (parameters included) gives the same one, and `x.m()` on it becomes `['<typed>', 'm']`.
    */
   typedBinds?(node: SyntaxNode): ReadonlyMap<string, TreeRecv>;
-  /** The evident types of a call's arguments (Java, C#; arg-types.ts), for choosing among same-arity overloads; null when not counted. */
-  argTypes?(call: SyntaxNode): ArgType[] | null;
+  /** The evident types of a call's arguments (`args`, comments aside; Java, C#: arg-types.ts), for choosing among same-arity overloads; null when not counted. */
+  argTypes?(call: SyntaxNode, args: readonly SyntaxNode[]): ArgType[] | null;
   /** The declared type a binding node gives a name (a local, field or parameter; arg-types.ts), or null. */
   declaredType?(node: SyntaxNode): { name: string; type: string | null; field: boolean } | null;
   /**

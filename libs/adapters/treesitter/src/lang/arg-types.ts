@@ -27,9 +27,9 @@ export function typeText(node: SyntaxNode | null, java: boolean): string | null 
 }
 
 /** The type of a literal node (Java or C#), or null (`null`, unknown literal kinds, a C# integer too large for `int` without suffix). */
-function literalType(node: SyntaxNode, java: boolean): string | null {
+function literalType(node: SyntaxNode, type: string, java: boolean): string | null {
   const text = node.text;
-  switch (node.type) {
+  switch (type) {
     case 'decimal_integer_literal': case 'hex_integer_literal': case 'octal_integer_literal': case 'binary_integer_literal':
       return /[lL]$/.test(text) ? 'long' : 'int';
     case 'decimal_floating_point_literal': case 'hex_floating_point_literal':
@@ -57,21 +57,21 @@ function literalType(node: SyntaxNode, java: boolean): string | null {
 /** The evident type of an expression: a literal's, `new T(...)`'s T (no anonymous body, no target-typed `new()`), a cast's, a name; else null. */
 export function evidentType(node: SyntaxNode | null, java: boolean): ArgType {
   if (node === null) return null;
-  if (node.type === 'parenthesized_expression') return evidentType(named(node)[0] ?? null, java);
-  if (node.type === 'identifier') return { name: node.text };
-  if (node.type === 'cast_expression') return typeText(node.childForFieldName('type'), java);
-  if (node.type === 'object_creation_expression') {
+  // One read of the type: each is a call into the parser's WASM.
+  const type = node.type;
+  if (type === 'parenthesized_expression') return evidentType(named(node)[0] ?? null, java);
+  if (type === 'identifier') return { name: node.text };
+  if (type === 'cast_expression') return typeText(node.childForFieldName('type'), java);
+  if (type === 'object_creation_expression') {
     if (named(node).some((c) => c.type === 'class_body' || c.type === 'initializer_expression')) return null;
     return typeText(node.childForFieldName('type'), java);
   }
-  return literalType(node, java);
+  return literalType(node, type, java);
 }
 
-/** The argument types of a Java `method_invocation` or a C# `invocation_expression` (named, `ref`/`out`/`in` arguments: null); null when it has no list. */
-export function argTypes(call: SyntaxNode, java: boolean, isComment: (type: string) => boolean): ArgType[] | null {
-  const list = call.childForFieldName('arguments') ?? named(call).find((c) => c.type === 'argument_list') ?? null;
-  if (list === null) return null;
-  return named(list).filter((c) => !isComment(c.type)).map((arg) => {
+/** The types of the arguments of a Java `method_invocation` or a C# `invocation_expression` (named, `ref`/`out`/`in` arguments: null). */
+export function argTypes(args: readonly SyntaxNode[], java: boolean): ArgType[] {
+  return args.map((arg) => {
     if (java) return evidentType(arg, true);
     if (arg.type !== 'argument' || arg.childForFieldName('name') !== null || arg.children.some((c) => c !== null && /^(ref|out|in)$/.test(c.type))) return null;
     const parts = named(arg);
@@ -85,12 +85,13 @@ export function argTypes(call: SyntaxNode, java: boolean, isComment: (type: stri
  * the type whose body holds it. Null for nodes that declare no typed name.
  */
 export function declaredType(node: SyntaxNode, java: boolean): { name: string; type: string | null; field: boolean } | null {
-  if (!java && node.type === 'parameter') {
+  const kind = node.type;
+  if (!java && kind === 'parameter') {
     const name = node.childForFieldName('name');
     const plain = !node.children.some((c) => c !== null && /^(ref|out|in|this|params|parameter_modifier|modifier)$/.test(c.type));
     return name === null ? null : { name: name.text, type: plain ? typeText(node.childForFieldName('type'), false) : null, field: false };
   }
-  if (node.type !== 'variable_declarator') return null;
+  if (kind !== 'variable_declarator') return null;
   const name = node.childForFieldName('name');
   const declaration = node.parent;
   if (name?.type !== 'identifier' || declaration === null) return null;
@@ -100,9 +101,10 @@ export function declaredType(node: SyntaxNode, java: boolean): { name: string; t
   if (java && node.childForFieldName('dimensions') !== null) return { name: name.text, type: null, field };
   const typeNode = declaration.childForFieldName('type');
   const isVar = java ? typeNode?.text === 'var' : typeNode?.type === 'implicit_type';
+  if (!isVar) return { name: name.text, type: typeText(typeNode, java), field };
   const value = java ? node.childForFieldName('value') : (named(node).filter((c) => c.type !== 'identifier' && c.type !== 'bracketed_argument_list').pop() ?? null);
-  const evident = isVar ? evidentType(value, java) : null;
-  return { name: name.text, type: isVar ? (typeof evident === 'string' ? evident : null) : typeText(typeNode, java), field };
+  const evident = evidentType(value, java);
+  return { name: name.text, type: typeof evident === 'string' ? evident : null, field };
 }
 
 /** The parameters of a Java `formal_parameters` list with their types (a varargs or bracketed parameter: null). */

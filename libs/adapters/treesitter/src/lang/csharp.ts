@@ -185,7 +185,7 @@ export const CSHARP_SPEC: LanguageSpec = {
   callee,
   binds,
   typedBinds: (node) => newProof(node, false),
-  argTypes: (node) => (node.type === 'invocation_expression' ? argTypes(node, false, isComment) : null),
+  argTypes: (node, args) => (node.type === 'invocation_expression' ? argTypes(args, false) : null),
   declaredType: (node) => declaredType(node, false),
   opaqueBinders: OPAQUE,
   receiverKinds: set('class', 'struct', 'record'),

@@ -222,7 +222,7 @@ export const JAVA_SPEC: LanguageSpec = {
   callee,
   binds,
   typedBinds: (node) => newProof(node, true),
-  argTypes: (node) => (node.type === 'method_invocation' ? argTypes(node, true, isComment) : null),
+  argTypes: (node, args) => (node.type === 'method_invocation' ? argTypes(args, true) : null),
   declaredType: (node) => declaredType(node, true),
   opaqueBinders: set('instanceof_expression', 'type_pattern', 'record_pattern'),
   receiverKinds: set('class', 'record'),
