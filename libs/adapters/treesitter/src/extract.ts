@@ -8,6 +8,7 @@ import { codeId, withContentHash } from '@docforge/core';
 import type { CodeExtractInput, GraphEdge, GraphNode, LogicFlow, LogicStep, ParsedSource, SourceIssue } from '@docforge/core';
 import { TREE_LINK_DATA_VERSION, type TreeBase, type TreeCall, type TreeImport, type TreeLinkData, type TreeRecv } from './link-data.js';
 import { buildLogic } from './logic.js';
+import type { ArgType } from './lang/arg-types.js';
 
 /**
  * The Logic `build` makes, or none when its control structures nest deeper than the call stack
@@ -33,10 +34,10 @@ export type ExtractResult = Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'l
 /** Kinds whose function members are methods. */
 const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'trait', 'enum', 'record']);
 
-/** The number of arguments of a call node (its `arguments` field or `argument_list` child, comments aside); null when it has none to count. */
-function argumentCount(node: SyntaxNode, isComment: (type: string) => boolean): number | null {
+/** The arguments of a call node (its `arguments` field or `argument_list` child, comments aside); null when it has no list. */
+function callArguments(node: SyntaxNode, isComment: (type: string) => boolean): SyntaxNode[] | null {
   const list = node.childForFieldName('arguments') ?? node.children.find((c) => c?.type === 'argument_list') ?? null;
-  return list === null ? null : list.namedChildren.filter((c) => c !== null && !isComment(c.type)).length;
+  return list === null ? null : list.namedChildren.filter((c): c is SyntaxNode => c !== null && !isComment(c.type));
 }
 
 /** Whether the node with id `id` is a proper ancestor of `node` (a walk up the parents). */
@@ -51,6 +52,11 @@ function bindLocal(fn: Draft, name: string, proof: TreeRecv | null): void {
   fn.locals.add(name);
   const before = fn.proofs.get(name);
   fn.proofs.set(name, !seen ? proof : before == null || proof === null || JSON.stringify(before) !== JSON.stringify(proof) ? null : before);
+}
+
+/** Records `type` as what a binding of `name` declares; a second binding keeps it only when it declares the same. */
+function bindType(types: Map<string, string | null>, name: string, type: string | null): void {
+  types.set(name, !types.has(name) || types.get(name) === type ? type : null);
 }
 
 /** A node under construction. */
@@ -70,6 +76,16 @@ interface Draft {
   locals: Set<string>;
   /** What proves each local's type (null: some binding proves none, or two differ); see LanguageSpec.typedBinds. */
   proofs: Map<string, TreeRecv | null>;
+  /** The declared type of each name bound inside the body (null: unknown, or two bindings differ); LanguageSpec.declaredType. */
+  types: Map<string, string | null>;
+  /** The declared types of a type's own fields (same rule). */
+  fields: Map<string, string | null>;
+  /** Type parameters the definition introduces. */
+  typeParams: readonly string[];
+  /** Whether the body holds a binding the extractor does not track (LanguageSpec.opaqueBinders). */
+  opaque: boolean;
+  /** The declared parameter types (LanguageSpec with overloads). */
+  paramTypes?: (string | null)[];
   /** The receiver variable of a method (Go `t`, Rust `self`, Java `this`), or null. */
   receiver: string | null;
   /** Whether the node so far comes from a declaration without a body (a definition may take it over). */
@@ -112,6 +128,8 @@ class Extractor {
   readonly calls: TreeCall[] = [];
   /** The function (or module) whose locals each call of {@link calls} is evaluated in, by index. */
   readonly callScopes: Draft[] = [];
+  /** The argument types each call of {@link calls} shows (LanguageSpec.argTypes), by index; names are looked up at the end. */
+  readonly callArgs: (ArgType[] | null)[] = [];
   readonly bases: TreeBase[] = [];
   /** Arity by draft qualified name (languages with overloads). */
   readonly arity: Record<string, [number, number | null]> = {};
@@ -144,6 +162,7 @@ class Extractor {
     const draft: Draft = {
       id: codeId(this.path, unique), qname: unique, name, kind, parent, summary: '', doc: '', startLine: start, endLine: Math.max(start, end),
       capabilities: new Set(), exported: false, locals: new Set(), proofs: new Map(), receiver: null, declaration: false,
+      types: new Map(), fields: new Map(), typeParams: [], opaque: false,
     };
     this.drafts.push(draft);
     this.byQname.set(unique, draft);
@@ -198,13 +217,21 @@ class Extractor {
     if (callee !== undefined) {
       // Outside any function (a field initializer, a C# operator or property body) the innermost definition calls.
       const owner = context.fn === this.module ? context.draft : context.fn;
-      const args = spec.overloads === true && callee !== null ? argumentCount(node, spec.isComment) : null;
+      const list = spec.overloads === true && callee !== null ? callArguments(node, spec.isComment) : null;
+      const args = list === null ? null : list.length;
       this.calls.push({ owner: owner.qname, line: line(node), path: callee, ...(args === null ? {} : { args }) });
       this.callScopes.push(context.fn);
+      this.callArgs.push(list !== null && list.length > 0 ? (spec.argTypes?.(node, list) ?? null) : null);
       return context;
     }
     const typed = spec.typedBinds?.(node);
-    for (const name of spec.binds(node)) bindLocal(context.fn, name, typed?.get(name) ?? null);
+    const declared = spec.declaredType?.(node) ?? null;
+    if (spec.opaqueBinders !== undefined && spec.opaqueBinders.has(node.type)) context.fn.opaque = true;
+    if (declared?.field === true && TYPE_KINDS.has(context.draft.kind)) bindType(context.draft.fields, declared.name, declared.type);
+    for (const name of spec.binds(node)) {
+      bindLocal(context.fn, name, typed?.get(name) ?? null);
+      bindType(context.fn.types, name, declared?.name === name && !declared.field ? declared.type : null);
+    }
     if (context.depth >= MAX_DEFINITION_DEPTH) {
       if (this.deepAt === null && (spec.scope?.(node) != null || spec.definition(node, { kind: context.draft.kind, qname: context.qualifier, inType: false, testFile: this.testFile, pkg: this.pkg, path: this.path }) !== null)) this.deepAt = line(node);
       return context;
@@ -239,6 +266,7 @@ class Extractor {
     draft.summary = cap(match.signature);
     draft.doc = docComment(precedingComments(match.docAnchor ?? node, spec.isComment, spec.skipBeforeDoc));
     draft.exported = match.exported;
+    draft.typeParams = match.typeParams ?? [];
     if (match.arity !== undefined) this.arity[draft.qname] = [match.arity.min, match.arity.max];
     else delete this.arity[draft.qname];
     for (const capability of match.capabilities) draft.capabilities.add(capability);
@@ -247,6 +275,8 @@ class Extractor {
     if (isFunction) {
       draft.receiver = match.receiver;
       for (const param of match.params) bindLocal(draft, param, match.paramProofs?.get(param) ?? null);
+      for (const param of match.params) bindType(draft.types, param, match.paramTypes?.find((p) => p.name === param)?.type ?? null);
+      if (match.paramTypes !== undefined) draft.paramTypes = match.paramTypes.map((p) => p.type);
       if (match.results !== undefined && match.results.some((r) => r !== null)) this.results[draft.qname] = match.results;
       if (this.logic && spec.logic !== null && match.body !== null) {
         const built = logicOrNone(() => buildLogic(spec.logic!, draft.id, node, match.body!, cap(match.signature).slice(0, 120), this.source));
@@ -287,8 +317,47 @@ class Extractor {
     });
   }
 
+  /** Whether `type` names a type parameter in scope of `draft` (its own, or of a definition enclosing it). */
+  generic(type: string, draft: Draft | null): boolean {
+    const words = new Set(type.match(/\w+/g) ?? []);
+    for (let d = draft; d !== null; d = d.parent) if (d.typeParams.some((t) => words.has(t))) return true;
+    return false;
+  }
+
+  /**
+   * Sets each call's argument types (TreeCall.types): a name is the calling function's local or parameter when it binds it
+   * (its declared type), else a field of the function's own type when the function binds nothing untracked; a type naming a
+   * type parameter in scope is unknown.
+   */
+  argumentTypes(): void {
+    this.calls.forEach((call, index) => {
+      const raw = this.callArgs[index];
+      const fn = this.callScopes[index];
+      if (raw == null || fn === undefined) return;
+      const types = raw.map((arg) => {
+        if (arg === null || typeof arg === 'string') return arg;
+        if (fn === this.module) return null;
+        const type = fn.types.has(arg.name) ? fn.types.get(arg.name) : fn.opaque || fn.parent === null || !TYPE_KINDS.has(fn.parent.kind) ? null : fn.parent.fields.get(arg.name);
+        return type ?? null;
+      }).map((type) => (type === null || this.generic(type, fn) ? null : type));
+      if (types.some((type) => type !== null)) call.types = types;
+    });
+  }
+
+  /** The declared parameter types of every method whose qualified name is declared more than once (`m`, `m~2`...). */
+  overloadParams(): Record<string, (string | null)[]> {
+    const out: Record<string, (string | null)[]> = {};
+    for (const draft of this.drafts) {
+      const base = draft.qname.replace(/~\d+$/, '');
+      if (draft.paramTypes === undefined || !this.byQname.has(`${base}~2`)) continue;
+      out[draft.qname] = draft.paramTypes.map((type) => (type === null || this.generic(type, draft) ? null : type));
+    }
+    return out;
+  }
+
   result(issues: SourceIssue[]): ExtractResult {
     this.shadowLocals();
+    if (this.spec.argTypes !== undefined) this.argumentTypes();
     const nodes: GraphNode[] = [];
     const edges: GraphEdge[] = [];
     const topNames = new Set(this.drafts.filter((d) => d.parent === this.module).map((d) => d.name));
@@ -308,6 +377,8 @@ class Extractor {
     }
     const linkData: TreeLinkData = { version: TREE_LINK_DATA_VERSION, lang: this.spec.id, package: this.pkg, imports: this.imports, calls: this.calls, bases: this.bases };
     if (this.spec.overloads === true) linkData.arity = this.arity;
+    const params = this.spec.argTypes === undefined ? {} : this.overloadParams();
+    if (Object.keys(params).length > 0) linkData.params = params;
     if (Object.keys(this.results).length > 0) linkData.results = this.results;
     const protos = this.drafts.filter((d) => d.declaration && (d.kind === 'function' || d.kind === 'method')).map((d) => d.qname);
     if (protos.length > 0) linkData.protos = protos;

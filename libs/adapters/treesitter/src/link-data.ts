@@ -14,9 +14,10 @@ export type { TreeImport };
 /**
  * What proves the type of a local variable a call goes through (`x.m()` as `['<typed>', 'm']`): the type path its declaration
  * names (Go `x := T{}`, `x := &pkg.T{}`, `var x T`; Java and C# `T x = new T()`, `var x = new T()`), or the function whose
- * declared result (`index`-th, Go) it is assigned (`x := NewT()`, `x, err := pkg.NewT()`).
+ * declared result (`index`-th, Go) it is assigned (`x := NewT()`, `x, err := pkg.NewT()`); with `as`, the type the local is declared
+ * with, which the function's declared result must be (C++ `Foo* p = makeFoo()`).
  */
-export type TreeRecv = { type: string[] } | { call: string[]; index: number };
+export type TreeRecv = { type: string[] } | { call: string[]; index: number; as?: string[] };
 
 /** One call site. */
 export interface TreeCall {
@@ -34,6 +35,8 @@ export interface TreeCall {
   args?: number;
   /** The proof of the receiver's type when `path` is `['<typed>', name]`. */
   recv?: TreeRecv;
+  /** Each argument's statically evident type (Java, C#: a literal's, `new T()`'s, a typed local's or field's), null where unknown; absent when all are. */
+  types?: (string | null)[];
 }
 
 /** One declared supertype (`class A extends B implements C`, Rust `impl T for S`). */
@@ -70,6 +73,8 @@ export interface TreeLinkData {
   defs?: TreeDef[];
   /** Arity `[min, max]` (max null: varargs) by qualified name (`m~2` too) of the methods and functions of languages with overloads. */
   arity?: Record<string, [number, number | null]>;
+  /** Declared parameter types (type text, null where unknown) of the overloaded methods (`m`, `m~2`...) by qualified name (Java, C#). */
+  params?: Record<string, (string | null)[]>;
   /** Declared result types by function qualified name (Go), one type path per result, null where it names no plain type. */
   results?: Record<string, (string[] | null)[]>;
   /**
@@ -94,12 +99,16 @@ function isImport(value: unknown): boolean {
 }
 
 function isRecv(value: unknown): boolean {
-  return value === undefined || (isRecord(value) && (isStringArray(value['type']) || (isStringArray(value['call']) && typeof value['index'] === 'number')));
+  return value === undefined || (isRecord(value) && (isStringArray(value['type']) || (isStringArray(value['call']) && typeof value['index'] === 'number' && (value['as'] === undefined || isStringArray(value['as'])))));
 }
 
 function isCall(value: unknown): boolean {
   return isRecord(value) && typeof value['owner'] === 'string' && typeof value['line'] === 'number' && (value['path'] === null || isStringArray(value['path']))
-    && (value['args'] === undefined || typeof value['args'] === 'number') && isRecv(value['recv']);
+    && (value['args'] === undefined || typeof value['args'] === 'number') && isRecv(value['recv']) && (value['types'] === undefined || isTypeList(value['types']));
+}
+
+function isTypeList(value: unknown): boolean {
+  return Array.isArray(value) && value.every((t) => t === null || typeof t === 'string');
 }
 
 function isBase(value: unknown): boolean {
@@ -129,5 +138,7 @@ export function readTreeLinkData(value: unknown, lang: string): TreeLinkData | n
   const results = value['results'];
   if (results !== undefined && (!isRecord(results) || !Object.values(results).every((r) => Array.isArray(r) && r.every((t) => t === null || isStringArray(t))))) return null;
   if (value['protos'] !== undefined && !isStringArray(value['protos'])) return null;
+  const params = value['params'];
+  if (params !== undefined && (!isRecord(params) || !Object.values(params).every(isTypeList))) return null;
   return value as unknown as TreeLinkData;
 }

@@ -17,6 +17,8 @@ export interface TypedHost {
   results(file: string, qname: string): readonly (string[] | null)[] | undefined;
   /** Method `name` of `type` as a call on an instance reaches it (own, else inherited where the language has it); null when unproven. */
   method(type: DefRef, name: string, caller: string): DefRef | null;
+  /** Whether a project type names `type` as a supertype, or names an unresolved supertype spelled as `type`'s own name. */
+  derived(type: DefRef): boolean;
   /** Kinds a proven type may have (LanguageSpec.receiverKinds). */
   kinds: ReadonlySet<string>;
 }
@@ -33,6 +35,8 @@ export function typedTarget(host: TypedHost, file: string, owner: string, recv: 
     else {
       const declared = fn.kind === 'function' || fn.kind === 'method' ? host.results(fn.file, fn.qname)?.[recv.index] : undefined;
       type = declared == null ? null : host.resolve(fn.file, fn.qname, declared);
+      // A pointer a factory returns (C++): the local's declared class, which no project class derives from (no override).
+      if (recv.as !== undefined && (type === null || host.resolve(file, owner, recv.as)?.id !== type.id || host.derived(type))) type = null;
     }
   }
   return type === null || !host.kinds.has(type.kind) ? null : host.method(type, name, file);
@@ -47,6 +51,8 @@ export interface TypedLinker<I extends { data: TreeLinkData; defs: ReadonlyMap<s
   readonly walk: AncestorWalk;
   resolvePath(info: I, owner: string, path: readonly string[]): DefRef | null;
   member(type: DefRef, name: string, caller: string): DefRef | null;
+  /** Whether a project type derives from `type` (TypedHost.derived). */
+  derived(type: DefRef): boolean;
 }
 
 /** The {@link TypedHost} of a linker: its path resolution without an argument count, own members, then inherited ones. */
@@ -60,6 +66,7 @@ export function typedHostOf<I extends { data: TreeLinkData; defs: ReadonlyMap<st
       return found;
     },
     results: (file, qname) => linker.infos.get(file)?.data.results?.[qname],
+    derived: (type) => linker.derived(type),
     method: (type, name, caller) => {
       const own = linker.member(type, name, caller);
       if (own !== null || linker.spec.inherits !== true || linker.infos.get(type.file)?.defs.has(`${type.qname}.${name}`) === true) return own;

@@ -15,6 +15,7 @@ import { enclosingMember, unbare } from './link-enclosing.js';
 import { typedHostOf, typedTarget, type TypedHost } from './link-typed.js';
 import { CALLABLE, TYPES, parentMember, parentQname, qualifiedSuper, superMember } from './link-super.js';
 import { Prototypes } from './link-proto.js';
+import { byTypes } from './link-overloads.js';
 
 interface Binding {
   files?: string[];
@@ -51,6 +52,10 @@ class TreeLinker {
   readonly supertypes = new Map<string, { target: DefRef | null; relation: string; mixin?: string }[]>();
   /** The argument count of the call being linked (under `overloads`), read by {@link TreeLinker.ref}; undefined between calls. */
   args: number | undefined = undefined;
+  /** The call being linked when it shows argument types (under `overloads`), read by {@link TreeLinker.ref}; undefined between calls. */
+  call: { file: string; owner: string; types: readonly (string | null)[] } | undefined = undefined;
+  /** Last names of every type the project declares, for {@link TreeLinker.sameType}; built on first use. */
+  typeNames: Set<string> | undefined = undefined;
   /** Member names (last segments) declared per file, for {@link TreeLinker.callerKey}. */
   readonly memberNames = new Map<string, Set<string>>();
   readonly walk = new AncestorWalk({ plan: (type, instance) => this.plan(type, instance), own: (type, name, caller) => this.ownMember(type, name, caller), callerKey: (caller, name) => this.callerKey(caller, name) });
@@ -108,7 +113,7 @@ class TreeLinker {
       if (range === undefined) return null;
       if (range[0] <= args && (range[1] === null || args <= range[1])) admitting.push(name);
     }
-    const only = admitting.length === 1 ? (admitting[0] as string) : undefined;
+    const only = admitting.length === 1 ? (admitting[0] as string) : admitting.length > 1 ? byTypes(this, info, admitting, args) : undefined;
     const chosen = only === undefined ? undefined : info.defs.get(only);
     return only === undefined || chosen === undefined ? null : { file, qname: only, id: chosen.id, kind: chosen.kind };
   }
@@ -193,8 +198,13 @@ class TreeLinker {
    * modules or used traits (last first), then the superclass; on the class side (a call on the class itself) the own member,
    * then the superclass, and an `extend`ed module stops the search (it answers with instance methods the side rule does not
    * pair); `implements` clauses (PHP interfaces) hold no bodies and are skipped; an unresolved ancestor stops the walk
-   * unproven. Otherwise (Java, C#, C++): the own member, the one superclass (unresolved: the walk ends with no answer), then
-   * the interfaces, or the several base classes of a C++ class, as one group whose one distinct answer counts.
+   * unproven. Otherwise (Java, C#, C++): the own member, the one superclass, then the interfaces, or the several base classes
+   * of a C++ class, as one group whose one distinct answer counts. A supertype declared outside the project (not resolved)
+   * may declare any name: in Java and C# (`enclosingCalls`), whose simple-name lookup finds an inherited member before any
+   * static import or enclosing type, it stops the walk unproven (an unresolved superclass in its place, unresolved
+   * interfaces, an interface's among them, after the group: one default method the resolved ones give is the member, as two
+   * unrelated inherited defaults would not compile); in C++ an unresolved base class ends the walk with no answer (a free
+   * function may follow).
    */
   plan(type: DefRef, instance: boolean): Step[] {
     const declared = this.supertypes.get(type.id) ?? [];
@@ -204,12 +214,15 @@ class TreeLinker {
       if (!instance) return [{ own: true }, ...(declared.some((s) => s.mixin === 'extend') ? [{ seq: null, onUnresolved: 'stop' } as const] : []), ...inherits];
       return [...seq(declared.filter((s) => s.mixin === 'prepend').reverse()), { own: true }, ...seq(declared.filter((s) => s.mixin === 'include').reverse()), ...inherits];
     }
-    const classes = declared.filter((s) => s.relation === 'inherits' && s.target?.kind !== 'interface');
+    // An interface's supertypes are all interfaces, an unresolved one too: none takes a superclass's place ahead of the group.
+    const classes = type.kind === 'interface' ? [] : declared.filter((s) => s.relation === 'inherits' && s.target?.kind !== 'interface');
     const others = declared.filter((s) => !classes.includes(s) && s.target !== null).map((s) => s.target as DefRef);
     const steps: Step[] = [{ own: true }];
-    if (classes.length === 1) steps.push({ seq: classes[0]?.target ?? null, onUnresolved: 'end' });
+    const closed = this.spec.enclosingCalls !== undefined;
+    if (classes.length === 1) steps.push({ seq: classes[0]?.target ?? null, onUnresolved: closed ? 'stop' : 'end' });
     else if (classes.length > 1) steps.push({ group: classes.filter((s) => s.target !== null).map((s) => s.target as DefRef) });
     if (others.length > 0) steps.push({ group: others });
+    if (closed && (classes.length > 1 || declared.length > classes.length + others.length) && declared.some((s) => s.target === null)) steps.push({ seq: null, onUnresolved: 'stop' });
     return steps;
   }
 
@@ -230,7 +243,9 @@ class TreeLinker {
       names = new Set([...(this.infos.get(caller)?.defs.keys() ?? [])].map((qname) => qname.slice(qname.lastIndexOf('.') + 1).replace(/~\d+$/, '')));
       this.memberNames.set(caller, names);
     }
-    return names.has(name) ? `${caller}\u0000${this.args ?? ''}` : `\u0000${this.args ?? ''}`;
+    // Argument types pick among overloads by where the call and the overload name their types.
+    const typed = this.call === undefined ? '' : `\u0000${this.call.file}\u0000${this.call.owner}\u0000${this.call.types.join('\u0001')}`;
+    return names.has(name) ? `${caller}\u0000${this.args ?? ''}${typed}` : `\u0000${this.args ?? ''}${typed}`;
   }
 
   /** The one `static` member `name` of the types opened by static on-demand imports; null when none or several declare it. */
@@ -370,6 +385,20 @@ class TreeLinker {
     return enclosingMember({ ref: (q) => this.ref(info.path, q), supertypes: (t) => this.supertypes.get(t.id) ?? [], answer: (t, m) => this.walk.answer(t, m, info.path, true), arity: (d) => this.infos.get(d.file)?.data.arity?.[d.qname] }, selfType, name, this.spec.enclosingCalls?.rootMembers ?? new Set(), this.args);
   }
 
+  /** Ids of the types some project type names as a supertype, and the last names of every declared supertype (resolved or not); built on first use. */
+  bases: { ids: Set<string>; names: Set<string> } | undefined = undefined;
+
+  /** Whether a project type derives from `type`, or may (an unresolved supertype spelled as its name); for TypedHost.derived. */
+  derived(type: DefRef): boolean {
+    if (this.bases === undefined) {
+      const bases = { ids: new Set<string>(), names: new Set<string>() };
+      for (const info of this.infos.values()) for (const base of info.data.bases) bases.names.add(base.path[base.path.length - 1] ?? '');
+      for (const declared of this.supertypes.values()) for (const { target } of declared) if (target !== null) bases.ids.add(target.id);
+      this.bases = bases;
+    }
+    return this.bases.ids.has(type.id) || this.bases.names.has(type.qname.slice(type.qname.lastIndexOf('.') + 1));
+  }
+
   /** Resolution of calls through proven locals (link-typed.ts). */
   readonly typedHost: TypedHost = typedHostOf(this);
 
@@ -379,10 +408,12 @@ class TreeLinker {
       stat(this.stats, 'calls_total');
       const sourceId = call.owner === '' ? info.moduleId : info.defs.get(call.owner)?.id;
       this.args = this.spec.overloads === true ? call.args : undefined;
+      this.call = this.spec.overloads === true && call.types !== undefined ? { file: info.path, owner: call.owner, types: call.types } : undefined;
       const { bare, path } = unbare(call.path);
       const typed = path?.[0] === '<typed>' && call.recv !== undefined && path.length === 2 ? typedTarget(this.typedHost, info.path, call.owner, call.recv, path[1] as string) : undefined;
       const found = sourceId === undefined || path === null ? null : typed !== undefined ? typed : this.resolvePath(info, call.owner, path, bare);
       this.args = undefined;
+      this.call = undefined;
       const reached = found !== null && path !== null && this.sideMatches(info, call.owner, path, found) ? found : null;
       const target = reached === null ? null : (this.protos.definitionOf(reached) ?? reached);
       if (sourceId === undefined || target === null || !CALLABLE.has(target.kind)) {

@@ -7,6 +7,7 @@ import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { CodeExtractInput, SourceIssue } from '@docforge/core';
 import type { LanguageResolver, ResolveContext, TreeImport } from '@docforge/module-resolution';
 import type { TreeRecv } from './link-data.js';
+import type { ArgType } from './lang/arg-types.js';
 
 /** The import resolution shapes live in @docforge/module-resolution; re-exported for this lib's linker. */
 export type { ImportTarget, LanguageResolver, ResolveContext } from '@docforge/module-resolution';
@@ -43,6 +44,10 @@ export interface DefinitionMatch {
   docAnchor?: SyntaxNode;
   /** Declared result types of a function (Go), one type path per result, null where it names no plain type (TreeLinkData.results). */
   results?: (string[] | null)[];
+  /** Each parameter's name and declared type text (Java, C#; arg-types.ts), in order; null where not a plain type (TreeLinkData.params). */
+  paramTypes?: readonly { name: string; type: string | null }[];
+  /** Type parameter names the definition introduces (`<T>`): a type naming one in its scope proves nothing. */
+  typeParams?: readonly string[];
   /**
    * Whether a second declaration of the same qualified name and kind in the file reopens the
    * first (a Ruby class or module reopened, a C++ namespace): no new node, members join the first.
@@ -158,6 +163,15 @@ export interface LanguageSpec {
    * keeps a proof only when every binding (parameters included) gives the same one, and `x.m()` on it becomes `['<typed>', 'm']`.
    */
   typedBinds?(node: SyntaxNode): ReadonlyMap<string, TreeRecv>;
+  /** The evident types of a call's arguments (`args`, comments aside; Java, C#: arg-types.ts), for choosing among same-arity overloads; null when not counted. */
+  argTypes?(call: SyntaxNode, args: readonly SyntaxNode[]): ArgType[] | null;
+  /** The declared type a binding node gives a name (a local, field or parameter; arg-types.ts), or null. */
+  declaredType?(node: SyntaxNode): { name: string; type: string | null; field: boolean } | null;
+  /**
+   * Node types that bind names {@link LanguageSpec.binds} does not track (patterns, implicit lambda parameters, queries): a
+   * function holding one never reads an argument name as a field of its type (it could be such a binding).
+   */
+  opaqueBinders?: ReadonlySet<string>;
   /** Kinds a proven local's type may have for its calls to resolve (Go: `struct` and `type`, never an `interface`, whose calls dispatch). */
   receiverKinds?: ReadonlySet<string>;
   /** Declared supertypes of a type definition node (`mixin`: how a Ruby module or PHP trait is taken in, see TreeBase). */

@@ -115,7 +115,24 @@ function cPrototypeDeclarator(node: SyntaxNode): SyntaxNode | null {
   return kids.slice(0, -1).every((kid) => SPECIFIERS.has(kid.type)) ? last : null;
 }
 
+/** Whether `node` lies in an anonymous namespace (`namespace { … }`), whose names have internal linkage (C++ [basic.link]). */
+function inAnonymousNamespace(node: SyntaxNode): boolean {
+  for (let up = node.parent; up !== null && up.type !== 'translation_unit'; up = up.parent) {
+    if (up.type === 'namespace_definition' && up.childForFieldName('name') === null) return true;
+  }
+  return false;
+}
+
+/**
+ * A definition of `node` (definitionOf); one inside an anonymous namespace is internal: not exported, whatever its own
+ * `static` or access says (a free function there is no more visible to other translation units than a `static` one).
+ */
 function definition(node: SyntaxNode, parent: { kind: string; qname: string; testFile: boolean }): DefinitionMatch | null {
+  const match = definitionOf(node, parent);
+  return match !== null && match.exported && inAnonymousNamespace(node) ? { ...match, exported: false } : match;
+}
+
+function definitionOf(node: SyntaxNode, parent: { kind: string; qname: string; testFile: boolean }): DefinitionMatch | null {
   if (node.type === 'namespace_definition') {
     const nameNode = node.childForFieldName('name');
     const path = nameNode === null ? null : nameNode.text.split('::').map((part) => part.trim()).filter((part) => part !== '');
@@ -142,10 +159,25 @@ function definition(node: SyntaxNode, parent: { kind: string; qname: string; tes
   if (parent.testFile && /^test_?/i.test(name)) capabilities.push('test');
   const exported = inType ? access(node, parent.kind) === 'public' : !/\bstatic\b/.test(storage) || member;
   const body = node.type === 'function_definition' ? node.childForFieldName('body') : null;
+  const pointee = pointerResult(node);
   return {
     kind: member ? 'method' : 'function', name, qualifier, signature: signature(node), capabilities, exported, body,
     receiver: null, params: [], declaration: body === null, arity: arity(declarator?.childForFieldName('parameters') ?? null),
+    ...(pointee === null ? {} : { results: [pointee] }),
   };
+}
+
+/**
+ * The class a function returns a pointer to (`Foo* make()`, `ns::Foo* make()`: `['Foo']`, `['ns', 'Foo']`): one pointer level,
+ * a named type with no template arguments and no template parameter of its own; null otherwise (C: its structs have no methods).
+ */
+function pointerResult(node: SyntaxNode): string[] | null {
+  const declarator = node.type === 'ERROR' ? null : node.childForFieldName('declarator');
+  const type = node.childForFieldName('type');
+  if (declarator?.type !== 'pointer_declarator' || declarator.childForFieldName('declarator')?.type !== 'function_declarator' || node.tree.language.name === 'c') return null;
+  if ((type?.type !== 'type_identifier' && type?.type !== 'qualified_identifier') || type.text.includes('<')) return null;
+  const path = scopedName(type);
+  return path === null || templateParameter(node, path[0] as string) ? null : path;
 }
 
 /** `#include "a/b.h"` (spec `a/b.h`) and `#include <a/b.h>` (spec `<a/b.h>`, found only in include directories). */
@@ -202,6 +234,11 @@ function typedBinds(node: SyntaxNode): ReadonlyMap<string, TreeRecv> {
     if (pointee?.type === 'identifier' && value?.type === 'new_expression' && value.childForFieldName('type')?.text === typeNode.text && onlyDereferenced(node, pointee.text)) {
       out.set(pointee.text, { call: type, index: 0 });
     }
+    // `Foo* p = makeFoo(a)`: p holds what a factory declared as returning `Foo*` gives (the linker checks the declared result
+    // is the same Foo, and that no project class derives from Foo, so no override can take the call).
+    const factory = value?.type === 'call_expression' ? value.childForFieldName('function') : null;
+    const maker = factory?.type === 'identifier' || factory?.type === 'qualified_identifier' ? scopedName(factory) : null;
+    if (pointee?.type === 'identifier' && maker !== null && onlyDereferenced(node, pointee.text)) out.set(pointee.text, { call: maker, index: 0, as: type });
   }
   return out;
 }

@@ -13,6 +13,7 @@ import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, identifiersUnder, named } from '../tree.js';
 import { csharpApi, csharpResolver } from '@docforge/module-resolution';
 import { newProof } from './typed-new.js';
+import { argTypes, csharpParamTypes, declaredType, typeParameters } from './arg-types.js';
 import { modifierDeclarations, type DeclarationWords } from '@docforge/core';
 
 const KEYWORDS = new Set([
@@ -72,7 +73,7 @@ function definition(node: SyntaxNode, parent: { kind: string; qname: string; tes
   const mods = modifiers(node);
   const exported = /\bpublic\b/.test(mods) || (parent.kind === 'interface' && !/\bprivate\b/.test(mods));
   const kind = TYPE_DECLS[node.type];
-  if (kind !== undefined) return { kind, name, signature: signature(node), capabilities: [], exported, body: null, receiver: null, params: [] };
+  if (kind !== undefined) return { kind, name, signature: signature(node), capabilities: [], exported, body: null, receiver: null, params: [], typeParams: typeParameters(node) };
   if ((node.type !== 'method_declaration' && node.type !== 'constructor_declaration') || parent.qname === '') return null;
   const capabilities: string[] = [];
   const attributes = named(node).filter((c) => c.type === 'attribute_list').map((c) => c.text).join(' ');
@@ -83,7 +84,7 @@ function definition(node: SyntaxNode, parent: { kind: string; qname: string; tes
   for (const param of named(node.childForFieldName('parameters') ?? node)) identifiersUnder(param.childForFieldName('name'), IDENT, params);
   return {
     kind: 'method', name, signature: signature(node), capabilities, exported, body: node.childForFieldName('body'), receiver: null, params: [...params],
-    arity: arity(node.childForFieldName('parameters')),
+    arity: arity(node.childForFieldName('parameters')), paramTypes: csharpParamTypes(node.childForFieldName('parameters')), typeParams: typeParameters(node),
   };
 }
 
@@ -160,6 +161,9 @@ function lexical(text: string): { imports: TreeImport[]; defs: { name: string; k
 /** Type declarations a lexical read finds: up to 4 blanks, modifiers, then `class X` and the like (modifiers and keywords are disjoint). */
 const CSHARP_DECLARATIONS: DeclarationWords = { lead: 4, modifiers: ['public', 'internal', 'static', 'sealed', 'abstract', 'partial', 'readonly'], keywords: ['class', 'interface', 'struct', 'enum', 'record'] };
 
+/** Nodes binding names `binds` does not track: implicitly typed lambda parameters, patterns, query range variables. */
+const OPAQUE = set('lambda_expression', 'anonymous_method_expression', 'declaration_pattern', 'recursive_pattern', 'var_pattern', 'query_expression', 'is_pattern_expression', 'switch_expression');
+
 /** The C# language of the family (adapter id `csharp`, extension `.cs`). */
 export const CSHARP_SPEC: LanguageSpec = {
   id: 'csharp',
@@ -168,7 +172,7 @@ export const CSHARP_SPEC: LanguageSpec = {
   extensions: ['.cs'],
   keywords: KEYWORDS,
   interesting: set(...Object.keys(TYPE_DECLS), 'method_declaration', 'constructor_declaration', 'using_directive', 'invocation_expression', 'constructor_initializer',
-    'variable_declarator', 'catch_declaration', 'declaration_expression', 'parameter', 'local_function_statement', 'foreach_statement'),
+    'variable_declarator', 'catch_declaration', 'declaration_expression', 'parameter', 'local_function_statement', 'foreach_statement', ...OPAQUE),
   isTestPath: (path) => /(^|\/)tests?\//i.test(path) || /Tests?\.cs$/.test(path),
   isComment,
   moduleFacts(root) {
@@ -181,6 +185,9 @@ export const CSHARP_SPEC: LanguageSpec = {
   callee,
   binds,
   typedBinds: (node) => newProof(node, false),
+  argTypes: (node, args) => (node.type === 'invocation_expression' ? argTypes(args, false) : null),
+  declaredType: (node) => declaredType(node, false),
+  opaqueBinders: OPAQUE,
   receiverKinds: set('class', 'struct', 'record'),
   bases,
   logic: LOGIC,

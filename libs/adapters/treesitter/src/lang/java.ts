@@ -14,6 +14,7 @@ import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, identifiersUnder, named } from '../tree.js';
 import { javaApi, javaResolver } from '@docforge/module-resolution';
 import { newProof } from './typed-new.js';
+import { argTypes, declaredType, javaParamTypes, typeParameters } from './arg-types.js';
 
 const KEYWORDS = new Set([
   'abstract', 'assert', 'boolean', 'break', 'byte', 'case', 'catch', 'char', 'class', 'const', 'continue', 'default', 'do', 'double', 'else',
@@ -77,7 +78,7 @@ function definition(node: SyntaxNode, parent: { kind: string; qname: string; tes
   const mods = modifiers(node);
   const exported = /\bpublic\b/.test(mods) || (parent.kind === 'interface' && !/\bprivate\b/.test(mods));
   const kind = TYPE_DECLS[node.type];
-  if (kind !== undefined) return { kind, name, signature: signature(node), capabilities: [], exported, body: null, receiver: null, params: [] };
+  if (kind !== undefined) return { kind, name, signature: signature(node), capabilities: [], exported, body: null, receiver: null, params: [], typeParams: typeParameters(node) };
   if (node.type !== 'method_declaration' && node.type !== 'constructor_declaration') return null;
   if (parent.qname === '') return null;
   const capabilities: string[] = [];
@@ -90,6 +91,7 @@ function definition(node: SyntaxNode, parent: { kind: string; qname: string; tes
   return {
     kind: 'method', name, signature: signature(node), capabilities, exported, body: node.childForFieldName('body'),
     receiver: null, params: [...params], arity: arity(node.childForFieldName('parameters')),
+    paramTypes: javaParamTypes(node.childForFieldName('parameters')), typeParams: typeParameters(node),
   };
 }
 
@@ -201,7 +203,7 @@ export const JAVA_SPEC: LanguageSpec = {
   extensions: ['.java'],
   keywords: KEYWORDS,
   interesting: set(...Object.keys(TYPE_DECLS), 'method_declaration', 'constructor_declaration', 'import_declaration', 'package_declaration', 'method_invocation', 'explicit_constructor_invocation',
-    'variable_declarator', 'catch_formal_parameter', 'enhanced_for_statement', 'resource', 'lambda_expression'),
+    'variable_declarator', 'catch_formal_parameter', 'enhanced_for_statement', 'resource', 'lambda_expression', 'instanceof_expression', 'type_pattern', 'record_pattern'),
   isTestPath: (path) => /(^|\/)src\/test\//.test(path) || /(^|\/)[^/]*Tests?\.java$/.test(path),
   conventionTested: (path) => {
     const stem = path.replace(/Tests?\.java$/, '.java');
@@ -220,6 +222,9 @@ export const JAVA_SPEC: LanguageSpec = {
   callee,
   binds,
   typedBinds: (node) => newProof(node, true),
+  argTypes: (node, args) => (node.type === 'method_invocation' ? argTypes(args, true) : null),
+  declaredType: (node) => declaredType(node, true),
+  opaqueBinders: set('instanceof_expression', 'type_pattern', 'record_pattern'),
   receiverKinds: set('class', 'record'),
   bases,
   logic: LOGIC,
