@@ -86,3 +86,21 @@ test('a build folder nothing outside it imports stays excluded, and so does an i
     removeTree(twin);
   }
 });
+
+test('a dist/ beside other code folders stays a code root when one of them imports it and nothing generates it', () => {
+  const only = tempTree({ 'bin/cli.js': "require('../dist/index.js');\n", 'dist/index.js': 'exports.run = () => 1;\n', 'scripts/tool.js': 'exports.t = 1;\n' });
+  const built = tempTree({ 'bin/cli.js': "require('../dist/index.js');\n", 'dist/index.js': 'exports.run = () => 1;\n', 'src/index.ts': 'export const run = () => 1;\n' });
+  try {
+    const kept = initProject(only);
+    assert.deepEqual(kept.code_roots, ['bin', 'dist', 'scripts']);
+    assert.deepEqual(kept.kept.map((item) => item.path), ['dist']);
+    assert.match(kept.kept[0]!.reason, /bin\/cli\.js imports '\.\.\/dist\/index\.js'/);
+    const generated = initProject(built);
+    assert.deepEqual(generated.code_roots, ['bin', 'src']);
+    assert.deepEqual(generated.kept, []);
+    assert.ok(generated.left_out.some((item) => item.path === 'dist'));
+  } finally {
+    removeTree(only);
+    removeTree(built);
+  }
+});
