@@ -89,6 +89,7 @@ export async function runInit(dir: string, json: boolean): Promise<number> {
     if (result.markdown_files === 0) print('  warning: no Markdown found; add documents under the content roots, or edit docforge.toml');
     // Nothing is left out without a word (issue 30 item 11): each path and why.
     for (const item of result.left_out) print(`  left out ${item.path}: ${item.reason}`);
+    for (const item of result.kept) print(`  kept ${item.path}: ${item.reason}`);
     for (const warning of result.warnings) print(`  warning: ${warning}`);
     if (stateNotIgnored(path.dirname(result.path))) print('  note: .docforge/ will hold the disposable index and state; add ".docforge/" to .gitignore to keep it out of Git');
   }

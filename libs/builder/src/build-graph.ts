@@ -41,6 +41,11 @@ interface AdapterLinkCache {
   texts: Map<string, string | null>;
   /** The code paths of every adapter the resolver answered for. */
   codePaths: ReadonlySet<string>;
+  /**
+   * The `[sources].exclude` globs (JSON) the outputs were linked under (an unresolved import names the
+   * one matching); null when restored at a warm start, which checked the descriptor is unchanged.
+   */
+  excludes: string | null;
 }
 
 /**
@@ -94,7 +99,7 @@ export class LinkCaches {
       if (hashes.size !== mine.length || outputs.size !== mine.length) continue;
       if (!mine.every((s) => hashes.get(s.entry.path) === s.content_hash && outputs.has(s.entry.path))) continue;
       this.adapters.set(cache.adapter, {
-        root, outputs, hashes, linkData: new Map(mine.map((s) => [s.entry.path, s])), texts: new Map(cache.texts), codePaths: new Set(cache.codePaths),
+        root, outputs, hashes, linkData: new Map(mine.map((s) => [s.entry.path, s])), texts: new Map(cache.texts), codePaths: new Set(cache.codePaths), excludes: null,
       });
       restored.push(cache.adapter);
     }
@@ -141,7 +146,7 @@ function compareText(a: string, b: string): number {
  * is what the adapter's full `link` returns (edges sorted and unique, issues in path order).
  */
 function linkAdapter(
-  caches: LinkCaches, root: string, adapter: CodeLinker, sources: readonly CachedSource[], resolver: ModuleResolver, codePaths: ReadonlySet<string>,
+  caches: LinkCaches, root: string, adapter: CodeLinker, sources: readonly CachedSource[], resolver: ModuleResolver, codePaths: ReadonlySet<string>, excludes: string,
 ): { edges: GraphEdge[]; issues: SourceIssue[]; capabilities: Record<string, string[]>; unresolved: Record<string, number>; linked: number; api: Record<string, string[]> } {
   const files = sources.map(linkInput);
   if (adapter.linkFiles === undefined) {
@@ -156,10 +161,11 @@ function linkAdapter(
       return recorded.get(p)!;
     },
     unreadable: (p) => resolver.unreadable?.(p) ?? null,
+    excludedBy: (p) => resolver.excludedBy?.(p) ?? null,
     ...(resolver.options === undefined ? {} : { options: resolver.options }),
   };
   const cache = caches.adapters.get(adapter.id);
-  let usable = cache !== undefined && cache.root === root;
+  let usable = cache !== undefined && cache.root === root && (cache.excludes === null || cache.excludes === excludes);
   if (usable) for (const [p, text] of cache!.texts) if (resolver.readText(p) !== text) usable = false;
   const hashes = new Map(sources.map((s) => [s.entry.path, s.content_hash]));
   const linkData = new Map<string, CachedSource>(sources.map((s) => [s.entry.path, s]));
@@ -182,7 +188,7 @@ function linkAdapter(
     if (output !== undefined) outputs.set(path, output);
   }
   if (result.reusable) {
-    caches.adapters.set(adapter.id, { root, outputs, hashes, linkData, texts: plan !== null ? new Map([...cache!.texts, ...recorded]) : recorded, codePaths: new Set(codePaths) });
+    caches.adapters.set(adapter.id, { root, outputs, hashes, linkData, texts: plan !== null ? new Map([...cache!.texts, ...recorded]) : recorded, codePaths: new Set(codePaths), excludes });
   } else {
     caches.adapters.delete(adapter.id);
   }
@@ -196,11 +202,14 @@ function linkAdapter(
  * Links the code sources of each loaded adapter across files (imports, calls, heritage); with an
  * incremental adapter, only what the changed files can affect (see {@link linkAdapter}). Every
  * project text a linker reads (also to check its link cache) is first recorded in `dependencies`
- * (build-dependencies.ts), so the published identity covers it.
+ * (build-dependencies.ts), so the published identity covers it. `exclude`: the descriptor's
+ * `[sources].exclude` globs and the one matching a path (`excludeGlobOf`), answered to linkers as
+ * `ModuleResolver.excludedBy`; link outputs are reused only under the same globs.
  */
 export function linkCode(
   caches: LinkCaches, root: string, current: ReadonlyMap<string, CachedSource>, dependencies: DependencyRecorder | null = null,
   options: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {},
+  exclude: { globs: readonly string[]; matching: (rel: string) => string | null } = { globs: [], matching: () => null },
 ): LinkedCode {
   const linked: LinkedCode = { edges: [], issues: [], capabilities: new Map(), codePaths: new Set(), unresolvedCalls: new Map(), linkedFiles: 0, api: new Map() };
   const byAdapter = new Map<string, CachedSource[]>();
@@ -218,12 +227,13 @@ export function linkCode(
       return readProjectText(root, p);
     },
     unreadable: (p: string): string | null => projectTextProblem(root, p),
+    excludedBy: exclude.matching,
     options,
   };
   for (const [id, sources] of byAdapter) {
     const adapter = codeLinker(id);
     if (!adapter) continue;
-    const result = linkAdapter(caches, root, adapter, sources, resolver, linked.codePaths);
+    const result = linkAdapter(caches, root, adapter, sources, resolver, linked.codePaths, JSON.stringify(exclude.globs));
     linked.linkedFiles += result.linked;
     appendAll(linked.edges, result.edges);
     appendAll(linked.issues, result.issues);

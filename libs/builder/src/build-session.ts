@@ -9,7 +9,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { appendAll, DocforgeError, errors, setOwn, sha256, type SourceIssue, type WireError } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
-import { cheapIdentity, loadDescriptor, vocabularyCaseIssues, walkAdapterInputs, type SourceEntry, type StatIdentity } from '@docforge/project';
+import { cheapIdentity, excludeGlobOf, loadDescriptor, vocabularyCaseIssues, walkAdapterInputs, type SourceEntry, type StatIdentity } from '@docforge/project';
 import { adaptersFor, adapterVersionOf, DependencyRecorder, dependencyIdentities, ensureLinkers, loadedParsers, publishedDependencies } from '@docforge/identity';
 import { assertStateConfined, clearLinkCaches, isPublicationSuperseded, publicationFileIntact, readPublicationOnce, stateError, type Publication } from '@docforge/store';
 import type { BuildCaches } from './build-caches.js';
@@ -78,7 +78,7 @@ export class BuildSession implements SessionContext {
       }
       const current = await this.parse(setup);
       if (isRetry(current)) return this.retry(current);
-      const linked = this.link(current, setup.descriptor.adapter.c?.include_dirs ?? []);
+      const linked = this.link(current, setup.descriptor.adapter.c?.include_dirs ?? [], { globs: setup.descriptor.sources.exclude, matching: excludeGlobOf(setup.descriptor) });
       if (isRetry(linked.linked)) return this.retry(linked.linked);
       const resolved = await this.resolve(setup, current, linked.linked, linked.dependencies);
       const written = await writeStep(this, setup, current, linked.linked, resolved);
@@ -209,12 +209,12 @@ export class BuildSession implements SessionContext {
   }
 
   /** Step 3, link code across files, per adapter (`includeDirs`: the descriptor's `[adapter.c] include_dirs`); what the linkers read and resolution probes is recorded. */
-  private link(current: CurrentSources, includeDirs: readonly string[]): { linked: LinkedCode | Retry; dependencies: DependencyRecorder } {
+  private link(current: CurrentSources, includeDirs: readonly string[], exclude: { globs: readonly string[]; matching: (rel: string) => string | null }): { linked: LinkedCode | Retry; dependencies: DependencyRecorder } {
     const { task, stats, caches } = this;
     const t = performance.now();
     const dependencies = new DependencyRecorder(task.root);
     caches.linkData.takeParsed();
-    const linked = linkCode(caches.link, task.root, current, dependencies, includeDirs.length === 0 ? {} : { c: { include_dirs: [...includeDirs] } });
+    const linked = linkCode(caches.link, task.root, current, dependencies, includeDirs.length === 0 ? {} : { c: { include_dirs: [...includeDirs] } }, exclude);
     stats.link_data_parsed = caches.linkData.takeParsed();
     if (caches.linkData.takeDamaged() > 0) {
       return { linked: { retry: 'damaged_link_data', message: 'cached link data was damaged; building from the sources' }, dependencies };

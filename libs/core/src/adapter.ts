@@ -32,6 +32,12 @@ export interface ModuleResolver {
    */
   unreadable?(path: string): string | null;
   /**
+   * Optional: the `[sources].exclude` glob that matches a project-relative path, or null when none
+   * does. Decided by the descriptor alone (nothing is read), so a linker can word an import into an
+   * excluded folder as such rather than as a missing file.
+   */
+  excludedBy?(path: string): string | null;
+  /**
    * Optional: the descriptor's `[adapter.NAME]` option tables by NAME, as loaded and checked by
    * @docforge/project (`c`: `{ include_dirs: string[] }`, project-relative folders); absent or
    * empty when the project declares none.

@@ -23,7 +23,7 @@ export function codeExtensionsOf(adapterIds: readonly string[]): string[] {
 }
 
 /** Version of the built-in document loader (Markdown, TOML records): the first part of every adapter version. */
-export const DOCUMENT_LOADER_VERSION = 'docs@8';
+export const DOCUMENT_LOADER_VERSION = 'docs@9';
 
 /**
  * The parts of a composite adapter version (`docs@2`, `typescript@1.2.0`, …, `strategy=ast`), each

@@ -7,6 +7,7 @@ import { basename, join } from 'node:path';
 import { errors } from '@docforge/core';
 import { BUILTIN_ADAPTER_MANIFESTS } from '@docforge/identity';
 import { BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN } from '@docforge/project';
+import { buildFoldersHoldingCode } from './build-code.js';
 import { generatedCopies } from './generated.js';
 import type { InitLeftOut } from './left-out.js';
 export type { InitLeftOut } from './left-out.js';
@@ -116,6 +117,8 @@ export interface InitResult {
   markdown_files: number;
   /** What init found but did not declare, with the reason and how to add it. */
   left_out: InitLeftOut[];
+  /** Build-named folders read as code (the only copy of code the rest imports, yargs' `build/`), each with why. */
+  kept: InitLeftOut[];
   /**
    * What the written descriptor will not give, one sentence each with what to do (a Go project
    * without go.mod: its imports do not resolve). Empty when there is nothing to say.
@@ -403,7 +406,7 @@ function sanitizeId(name: string): string {
  * a file root (never `.`); what is not declared is listed in `left_out`. Code roots: the other
  * top-level directories holding code files of a built-in adapter (.ts/.js, .py, .go, .rs,
  * .java, .cs), or `.` when the root itself holds code files other than tool configuration (pino's `pino.js`), then also
- * excluding {@link ROOT_CODE_EXCLUDES}. A language whose marker file is at the top level (`go.mod`)
+ * excluding {@link ROOT_CODE_EXCLUDES} except a folder that is the only copy of code the rest imports (`kept`). A language whose marker file is at the top level (`go.mod`)
  * gets its build and vendor folders excluded (`**\/vendor/**`), and those present are listed in `left_out`.
  * Generated copies under the code roots (CommonJS twins of ES modules, `cdn.js`/`*.min.js`
  * bundles; generated.ts) are excluded too, each glob listed in `left_out` with its count.
@@ -434,13 +437,18 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   const marks = markedLanguages(root, top);
   const chosen = codeChoice(root, top, contentRoots, marks.skip);
   const { languages } = chosen;
+  // Build-named folders that hold the only copy of code the rest imports are code (yargs' build/).
+  const buildNames = ROOT_CODE_EXCLUDES.map((glob) => glob.replace(/\/\*\*$/, ''));
+  const kept = chosen.roots.includes('.') || chosen.roots.includes('dist')
+    ? buildFoldersHoldingCode(root, chosen.roots.includes('.') ? buildNames.filter((name) => top.dirs.includes(name)) : ['dist'], (rel) => skippedDir(basename(rel), marks.skip)) : [];
+  const isKept = (name: string): boolean => kept.some((entry) => entry.path === name);
   // A top-level dist/ beside other code folders is their build output (issue 30: generated copies).
-  const distOut: InitLeftOut[] = chosen.roots.length > 1 && chosen.roots.includes('dist')
+  const distOut: InitLeftOut[] = chosen.roots.length > 1 && chosen.roots.includes('dist') && !isKept('dist')
     ? [{ path: 'dist', reason: `build output beside the source folders ${chosen.roots.filter((dir) => dir !== 'dist').join(', ')}: not a code root (add "dist" to code_roots to index it)` }] : [];
   const codeRoots = distOut.length > 0 ? chosen.roots.filter((dir) => dir !== 'dist') : chosen.roots;
-  const base = codeRoots.includes('.') ? [...DEFAULT_EXCLUDES, ...ROOT_CODE_EXCLUDES] : [...DEFAULT_EXCLUDES];
+  const base = codeRoots.includes('.') ? [...DEFAULT_EXCLUDES, ...ROOT_CODE_EXCLUDES.filter((_, i) => !isKept(buildNames[i]!))] : [...DEFAULT_EXCLUDES];
   // Generated copies (CommonJS twins, cdn/min bundles) under what the roots and excludes leave read.
-  const rootExcluded = codeRoots.includes('.') ? new Set(ROOT_CODE_EXCLUDES.map((glob) => glob.replace(/\/\*\*$/, ''))) : new Set<string>();
+  const rootExcluded = codeRoots.includes('.') ? new Set(buildNames.filter((name) => !isKept(name))) : new Set<string>();
   const copies = generatedCopies(root, codeRoots, (rel, name) => skippedDir(name, marks.skip) || rootExcluded.has(rel));
   const exclude = [...base, ...marks.excludes.filter((glob) => !base.includes(glob.replace(/^\*\*\//, '')) && !base.includes(glob)), ...copies.excludes];
 
@@ -472,7 +480,7 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   }
   return {
     path: target, descriptor_text: text, content_roots: contentRoots, code_roots: codeRoots, markdown_files: content.markdownFiles,
-    left_out: [...content.leftOut, ...marks.leftOut, ...rootExcludesLeftOut(root, codeRoots, marks.leftOut), ...distOut, ...copies.leftOut, ...unreadableLeftOut(top)],
+    left_out: [...content.leftOut, ...marks.leftOut, ...rootExcludesLeftOut(root, codeRoots, [...marks.leftOut, ...kept]), ...distOut, ...copies.leftOut, ...unreadableLeftOut(top)], kept,
     warnings: code.includes('go') && !marks.marked.has('go') ? [GO_MODULE_MISSING] : [],
   };
 }

@@ -151,7 +151,8 @@ test('markers below the top level: a C# solution of nested projects and a Maven 
 
 test('a package whose code root is the project root: build/, dist/ and coverage/ are listed as left out with their reason, never excluded silently', () => {
   const root = tempTree({
-    'index.js': 'module.exports = require("./build/validation.js")\n', 'build/validation.js': 'module.exports = {}\n', 'build/serializer.js': 'module.exports = {}\n',
+    // Only a test imports build/ (fastify's layout): a build/ the runtime code imports is kept (init-build-code.test.ts).
+    'index.js': 'module.exports = {}\n', 'test/validation.test.js': 'require("../build/validation.js")\n', 'build/validation.js': 'module.exports = {}\n', 'build/serializer.js': 'module.exports = {}\n',
     'coverage/lcov.info': 'TN:\n', 'docs/guide.md': '# Guide\n',
   });
   try {

@@ -88,9 +88,63 @@ function resolveHref(href: string, fromPath: string): { target_path: string; anc
   return pathPart.startsWith('/') ? { target_path: normalized.normalize('NFC'), anchor, site_root: true } : { target_path: normalized.normalize('NFC'), anchor };
 }
 
+/** `html` without its tags (`<b>x</b>` is `x`); a `<` never closed ends the text. */
+function withoutTags(html: string): string {
+  let out = '';
+  let at = 0;
+  while (at < html.length) {
+    const open = html.indexOf('<', at);
+    if (open < 0) return out + html.slice(at);
+    out += html.slice(at, open);
+    const close = html.indexOf('>', open);
+    if (close < 0) return out;
+    at = close + 1;
+  }
+  return out;
+}
+
+/**
+ * The text of the first `<h1>` element of an HTML block with text in it (tags dropped, entities
+ * decoded, blanks collapsed), or null. Only `<h1>`: a README's `<h3>` of sponsors is no title.
+ * Linear: `indexOf` scans only.
+ */
+export function htmlHeadingOne(html: string): string | null {
+  const lower = html.toLowerCase();
+  for (let open = lower.indexOf('<h1'); open >= 0; open = lower.indexOf('<h1', open + 3)) {
+    const next = lower.charAt(open + 3);
+    if (next !== '>' && next !== ' ' && next !== '\t' && next !== '\n' && next !== '\r' && next !== '/') continue;
+    const tagEnd = lower.indexOf('>', open);
+    if (tagEnd < 0) return null;
+    const close = lower.indexOf('</h1', tagEnd);
+    const inner = html.slice(tagEnd + 1, close < 0 ? html.length : close);
+    const text = markdown().utils.unescapeAll(withoutTags(inner)).split(/\s+/).join(' ').trim();
+    if (text !== '') return text;
+  }
+  return null;
+}
+
+/** Whether the file is a folder's README (`README.md`, `Readme.markdown`; not `README.old.md`). */
+function isReadme(path: string): boolean {
+  const name = posix.basename(path).toLowerCase();
+  return name.startsWith('readme.') && !name.slice('readme.'.length).includes('.');
+}
+
+/**
+ * The title a heading token gives: a Markdown heading's text, or in a README an HTML block's first
+ * `<h1>` (yargs' centred `<h1 align="center">` before its `## Description`); elsewhere such an
+ * `<h1>` is a site banner repeated on every page (fastify's docs), never a title. Null for none.
+ */
+function headingText(tokens: readonly Token[], index: number, readme: boolean): string | null {
+  const token = tokens[index] as Token;
+  if (token.type === 'html_block') return readme ? htmlHeadingOne(token.content) : null;
+  const text = inlineText(tokens[index + 1]).trim();
+  return text === '' ? null : text;
+}
+
 /**
  * Anchors, links, first heading and summary of a Markdown body whose first line is `firstLine`.
- * Headings and paragraphs starting on a file line inside `skip` give no title or summary.
+ * Headings and paragraphs starting on a file line inside `skip` give no title or summary. The first
+ * heading is the first Markdown heading, or in a `README.*` an HTML `<h1>` before it.
  */
 export function markdownFacts(body: string, firstLine: number, path: string, skip: { from: number; to: number } | null = null): MarkdownFacts {
   const tokens = markdown().parse(body, {});
@@ -120,16 +174,15 @@ export function markdownFacts(body: string, firstLine: number, path: string, ski
       mention: { text, section: section ? { slug: section.slug, title: section.title, line: section.line } : null, ...(receiver !== undefined ? { receiver } : {}) },
     });
   };
+  const readme = isReadme(path);
   const skipped = (token: Token): boolean => skip !== null && token.map !== null && token.map[0] + firstLine >= skip.from && token.map[0] + firstLine <= skip.to;
   for (let index = 0; index < tokens.length; index += 1) {
     const token = tokens[index] as Token;
     if (token.map !== null) lastLine = token.map[0];
     if (token.type === 'fence' && isScriptFence(token.info)) readBindings(token.content, bindings);
     // Heading and paragraph texts are read only while still wanted (the first of each is kept).
-    if (token.type === 'heading_open') {
-      if (firstHeading !== null) continue;
-      const text = inlineText(tokens[index + 1]).trim();
-      if (text !== '' && !skipped(token)) firstHeading = text;
+    if (token.type === 'heading_open' || token.type === 'html_block') {
+      if (firstHeading === null && !skipped(token)) firstHeading = headingText(tokens, index, readme);
     } else if (token.type === 'paragraph_open') {
       // A summary is set only together with or after the fallback: then neither changes any more.
       if (summary !== null) continue;

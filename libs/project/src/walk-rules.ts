@@ -47,6 +47,15 @@ export interface SkipRules {
   skippedPath: (rel: string) => boolean;
 }
 
+/**
+ * The first `[sources].exclude` glob of the descriptor that matches a project-relative POSIX path
+ * (`build/**` for `build/lib/x.js`), or null. Pure; compiles each glob once per call of this factory.
+ */
+export function excludeGlobOf(desc: Descriptor): (rel: string) => string | null {
+  const patterns = desc.sources.exclude.map((glob) => ({ glob, re: picomatch.makeRe(glob, { dot: true }) }));
+  return (rel) => patterns.find((pattern) => pattern.re.test(rel))?.glob ?? null;
+}
+
 /** The walk's skip rules: exclude globs, the state dir, and `.git` (for links and `codeSourcePathMatcher`). */
 export function skipRules(desc: Descriptor): SkipRules {
   // One compiled regex per glob; testing them directly is ~3x faster than picomatch's matcher wrapper.

@@ -4,6 +4,7 @@ import type { TsBinding, TsCallSite, TsDeclRecord, TsExportRecord, TsLinkData } 
 import { buildModuleInfo, MAX_DEPTH, type ModuleInfo, type Target } from './link-model.js';
 import { ReceiverResolver, type NameResolution } from './receivers.js';
 import { SpecifierResolver } from './resolve.js';
+import { excludedNote } from './excluded-note.js';
 import { affectedFiles, quietChanges } from './link-plan.js';
 import { packageEntrypoints } from './entrypoints.js';
 import { publicApi, type ApiResolution } from './public-api.js';
@@ -215,7 +216,7 @@ class Linker implements NameResolution {
           code: 'unresolved_import',
           message: resolution.kind === 'unresolved' && resolution.alias !== undefined
             ? `Cannot resolve module '${record.specifier}' to a project file (alias ${resolution.alias}).`
-            : `Cannot resolve module '${record.specifier}' to a project file.`,
+            : `Cannot resolve module '${record.specifier}' to a project file${excludedNote(this.resolver, mod.path, record.specifier)}.`,
           path: mod.path,
           line: record.line,
           node_id: mod.id,

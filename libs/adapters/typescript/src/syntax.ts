@@ -117,7 +117,9 @@ export function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
 
 /**
  * Text of the `/** ... *\/` JSDoc comment directly preceding a node, without the comment
- * markers and leading `*`, or '' when there is none.
+ * markers and leading `*`, or '' when there is none. A block that declares a type (a `@typedef`
+ * or `@callback` line) documents that type, not the node: '' (commander's `lib/help.js` puts its
+ * `@typedef { import("./command.js").Command } Command` block above `class Help`).
  */
 export function leadingJsDoc(sf: ts.SourceFile, node: ts.Node): string {
   const ranges = ts.getLeadingCommentRanges(sf.text, node.pos);
@@ -126,12 +128,9 @@ export function leadingJsDoc(sf: ts.SourceFile, node: ts.Node): string {
     const range = ranges[i]!;
     const text = sf.text.slice(range.pos, range.end);
     if (range.kind === ts.SyntaxKind.MultiLineCommentTrivia && text.startsWith('/**') && !text.startsWith('/**/')) {
-      return text
-        .slice(3, -2)
-        .split('\n')
-        .map((line) => line.replace(/^\s*\*? ?/, '').trimEnd())
-        .join('\n')
-        .trim();
+      const lines = text.slice(3, -2).split('\n').map((line) => line.replace(/^\s*\*? ?/, '').trimEnd());
+      if (lines.some((line) => /^\s*@(typedef|callback)\b/.test(line))) return '';
+      return lines.join('\n').trim();
     }
   }
   return '';
