@@ -39,7 +39,9 @@
  * bm25 relative to the best candidate's (0..1), or {@link CODE_TEXT_FACTOR} times its code text's bm25 relative to the best
  * code match (`code_fts`, a third candidate window, issue 31 item 1) when that is larger, times
  * {@link shortNodeFactor} (a code node of fewer than {@link SHORT_NODE_LINES} lines scores its text in proportion to its
- * length, unless its own name holds the question); nodes in test sources score {@link TEST_FACTOR} of that. A code module
+ * length, unless its own name holds the question); nodes in test sources score {@link TEST_FACTOR} of that, and unless the
+ * question asks about tests ({@link TEST_WORDS}) every test-source node then ranks below every other candidate
+ * ({@link testsBelowCode}). A code module
  * then scores just below the best of its own declarations among the candidates, unless its own name holds the question
  * ({@link modulesBelowMembers}). Ties are ordered by id. Build copies of one
  * source (dual ESM/CommonJS files, declaration twins, a generated bundle) are then one entry at
@@ -66,6 +68,32 @@ export { MATCH_TIER } from './ranking-candidates.js';
 export const CANDIDATE_WINDOW = 200;
 /** Test sources by path (`test/`, `__tests__/`, `*.test.*`, `*.spec.*`, `*.tst.*`), beside nodes an adapter marks `test`: ranked below the code and docs they exercise. */
 const TEST_PATH = /(^|\/)(tests?|__tests__)\/|\.(test|spec|tst)\.[a-z]+$/i;
+/** Stems of query words that ask about tests ("how is the code tested", "my test suite", "unit tests", "spec files"). */
+const TEST_WORDS: ReadonlySet<string> = new Set(['test', 'spec']);
+
+/** Whether a candidate is test code: an adapter's `test` mark or a test path ({@link TEST_PATH}). */
+function isTestSource(row: Pick<FtsCandidate, 'test' | 'source_path'>): boolean {
+  return row.test || TEST_PATH.test(row.source_path);
+}
+
+/**
+ * `ranked` with every test-source node below every other candidate, their order kept: a question
+ * that does not ask about tests ({@link TEST_WORDS}) asks for the code or the documentation, and a
+ * test names the behaviour it checks without holding it. Test scores are scaled by one factor
+ * (the lowest other score over the best test score, just below it), so they keep their own order.
+ */
+function testsBelowCode(ranked: readonly RankedNode[]): RankedNode[] {
+  let lowest = Infinity;
+  let best = 0;
+  for (const r of ranked) {
+    if (isTestSource(r.row)) best = Math.max(best, r.score);
+    else lowest = Math.min(lowest, r.score);
+  }
+  if (best <= 0 || lowest === Infinity || best < lowest) return [...ranked];
+  const factor = Math.max(0, lowest - 1e-6) / best;
+  return ranked.map((r) => (isTestSource(r.row) ? { ...r, score: Math.round(r.score * factor * 1e6) / 1e6 } : r));
+}
+
 /** Score factor of a node in a test source ({@link TEST_PATH}). */
 export const TEST_FACTOR = 0.8;
 /** Score factor of a documentation node for a "where is X" question ({@link hasCodeIntent}): the code is asked for. */
@@ -304,7 +332,8 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   }
   // Build copies of one source (`x.js`, `x.cjs`, `x.d.ts`, a `cdn.js` bundle) are one entry (ranking-copies.ts),
   // after each code module is put below its own best declaration (ranking-containers.ts).
-  return { ranked: collapseCopies(modulesBelowMembers(ranked, namedModules)), windowed, fts, match, terms: analysed };
+  const asksTests = analysed.terms.some((t) => t.weight === 1 && TEST_WORDS.has(t.stem));
+  return { ranked: collapseCopies(modulesBelowMembers(asksTests ? ranked : testsBelowCode(ranked), namedModules)), windowed, fts, match, terms: analysed };
 }
 
 /** Each row's bm25 relative to the best of them (0..1, the best 1); empty when none has a negative bm25. */
