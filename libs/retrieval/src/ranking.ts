@@ -21,6 +21,7 @@
  *           + COVERAGE * held   [held: the idf-weighted share of the query's words the node holds in its own text or its code text (ranking-coverage.ts), or its own name's recall when larger (with kind and creation words)]
  *           + [a "where is X" question and a code node outside `.d.ts` files and test sources] * (CODE_INTENT + DEFINITION * definitionPrior)
  *           + BODY * [otherwise: a function or method with a body, so an implementation leads its one-line declaration]
+ *           - DEFINITION * (1 - definitionPrior) [a code node, for a question about behaviour ({@link BEHAVIOUR_QUESTION}: "how is …", "why does …", "what happens …", "when …") that is not a "where is X" one]
  *
  * Here {@link definitionPrior} prefers the kind a question names ("… store interface"), else
  * functions and methods with a body; for a "where is X" question, documentation nodes score
@@ -143,6 +144,16 @@ export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, e
  * ("how do I run a script defined in package.json"), it does not ask where code is.
  */
 const USAGE_QUESTION = /^\s*(how\s+(do|can|should)\s+(i|we|you)|how\s+to|can\s+(i|we|you))\b/i;
+
+/**
+ * A question about behaviour ("how is a caret range expanded", "why does X sort below Y", "what
+ * happens when …", "when is …"), except a usage question ({@link USAGE_QUESTION}): what it asks is
+ * done by code with a body or told by documentation, so a code node scores
+ * {@link RANK_WEIGHTS}.definition times what its kind lacks of a callable with a body
+ * ({@link definitionPrior}): a class half, a module, a type or a declaration not at all. Documentation and
+ * functions with a body keep their score, so it reorders code among itself and never lifts code above a page.
+ */
+const BEHAVIOUR_QUESTION = /^\s*(how|why|what\s+happens|when)\b/i;
 
 /**
  * A question about where something is implemented ("where is the request id generated", "where
@@ -297,6 +308,7 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   // Every code candidate, best first: a pasted message may hold words code text leaves out (keywords such as `import`, `while`).
   const verbatim = phrase === null ? new Set<number>() : phraseRows(reader, phrase, [...codeScore.keys()].sort((a, b) => codeScore.get(b)! - codeScore.get(a)! || a - b));
   const codeIntent = hasCodeIntent(query);
+  const behaviour = !codeIntent && !USAGE_QUESTION.test(query) && BEHAVIOUR_QUESTION.test(query);
   // Kind words of a "where is X" question ("… the ledger store interface"): the node kinds they name.
   const hintedKinds = new Set(codeIntent ? analysed.terms.filter((t) => t.weight === 1 && Object.hasOwn(KIND_WORDS, t.word)).flatMap((t) => KIND_WORDS[t.word]!) : []);
   const kindWords = (kind: string): string[] => Object.keys(KIND_WORDS).filter((w) => KIND_WORDS[w]!.includes(kind) && analysed.terms.some((t) => t.word === w));
@@ -325,8 +337,9 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
     const raw = RANK_WEIGHTS.name * nameScore + RANK_WEIGHTS.heading * heading + RANK_WEIGHTS.text * textScore * (1 - TEXT_HELD_SHARE + TEXT_HELD_SHARE * held) + RANK_WEIGHTS.exactTitle * exactTitle + (verbatim.has(row.rowid) ? (phrase!.literalOnly ? RANK_WEIGHTS.literal : RANK_WEIGHTS.phrase) : 0) + (allRows.has(row.rowid) || own.r >= 1 ? RANK_WEIGHTS.allTerms : 0)
       + RANK_WEIGHTS.coverage * held
       + (implementation ? RANK_WEIGHTS.codeIntent + RANK_WEIGHTS.definition * definitionPrior(row, hintedKinds) : 0)
+      - (behaviour && isCode ? RANK_WEIGHTS.definition * (1 - definitionPrior(row, hintedKinds)) : 0)
       + (!implementation && isCode && CALLABLE_KINDS.has(row.kind) && row.end_line > row.start_line ? RANK_WEIGHTS.body : 0);
-    const score = raw * (inTests ? TEST_FACTOR : 1) * (codeIntent && !isCode ? DOC_FACTOR : 1);
+    const score = Math.max(0, raw) * (inTests ? TEST_FACTOR : 1) * (codeIntent && !isCode ? DOC_FACTOR : 1);
     if (own.r >= 1) namedModules.add(row.id);
     ranked.push({ row, score: Math.round(score * 1e6) / 1e6, allTerms: allRows.has(row.rowid), section });
   }
