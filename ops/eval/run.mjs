@@ -12,8 +12,9 @@
 // (express 4.21.2 from the npm registry, code only), undici (undici 8.14.1: docs/docs Markdown and code)
 // ws (ws 8.18.3 from the npm registry, code only), objx (Debian's Go sources of objx 0.5.0, code only) and pyjwt
 // (Debian's python3-jwt 2.6.0, code only), piscina (the installed piscina 5.3.2: docs/docs Markdown and src/ TypeScript)
-// semver (the installed semver 7.8.6, code only) and findmyway (the installed find-my-way 9.10.2, code only).
-// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws|objx|pyjwt|piscina|semver|findmyway] [--verbose] [--json FILE]
+// semver (the installed semver 7.8.6, code only), findmyway (the installed find-my-way 9.10.2, code only) and commander
+// (commander 14.0.3 from the npm registry, code only).
+// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws|objx|pyjwt|piscina|semver|findmyway|commander] [--verbose] [--json FILE]
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -192,11 +193,22 @@ function findMyWayCorpus(root = path.join(outDir, 'findmyway')) {
   return root;
 }
 
+/** The commander version the commander question set was written from (ops/eval/questions/commander.json `source`). */
+const COMMANDER_VERSION = '14.0.3';
+
+/** commander as published (`npm pack commander@COMMANDER_VERSION`), code only: its README at the root is its only doc. */
+function commanderCorpus(root = path.join(outDir, 'commander')) {
+  packedCorpus(root, 'commander', COMMANDER_VERSION);
+  writeDescriptor(root, 'commander', [], 'typescript');
+  return root;
+}
+
 /** Corpus builder per question set. */
 const CORPORA = {
   examples: examplesCorpus, fastify: () => fastifyCorpus(), koa: () => koaCorpus(), asyncio: () => asyncioCorpus(), npm: () => npmCorpus(),
   express: () => expressCorpus(), undici: () => undiciCorpus(), ws: () => wsCorpus(), objx: () => objxCorpus(), pyjwt: () => pyjwtCorpus(),
   piscina: () => piscinaCorpus(), semver: () => semverCorpus(), findmyway: () => findMyWayCorpus(),
+  commander: () => commanderCorpus(),
 };
 
 async function connect(root) {

@@ -21,6 +21,7 @@
  *           + COVERAGE * held   [held: the idf-weighted share of the query's words the node holds in its own text or its code text (ranking-coverage.ts), or its own name's recall when larger (with kind and creation words)]
  *           + [a "where is X" question and a code node outside `.d.ts` files and test sources] * (CODE_INTENT + DEFINITION * definitionPrior)
  *           + BODY * [otherwise: a function or method with a body, so an implementation leads its one-line declaration]
+ *           - DEFINITION * (1 - definitionPrior) [a code node, for a question about behaviour ({@link BEHAVIOUR_QUESTION}: "how is …", "why does …", "what happens …", "when …") that is not a "where is X" one]
  *
  * Here {@link definitionPrior} prefers the kind a question names ("… store interface"), else
  * functions and methods with a body; for a "where is X" question, documentation nodes score
@@ -39,7 +40,9 @@
  * bm25 relative to the best candidate's (0..1), or {@link CODE_TEXT_FACTOR} times its code text's bm25 relative to the best
  * code match (`code_fts`, a third candidate window, issue 31 item 1) when that is larger, times
  * {@link shortNodeFactor} (a code node of fewer than {@link SHORT_NODE_LINES} lines scores its text in proportion to its
- * length, unless its own name holds the question); nodes in test sources score {@link TEST_FACTOR} of that. A code module
+ * length, unless its own name holds the question); nodes in test sources score {@link TEST_FACTOR} of that, and unless the
+ * question asks about tests ({@link TEST_WORDS}) every test-source node then ranks below every other candidate
+ * ({@link testsBelowCode}). A code module
  * then scores just below the best of its own declarations among the candidates, unless its own name holds the question
  * ({@link modulesBelowMembers}). Ties are ordered by id. Build copies of one
  * source (dual ESM/CommonJS files, declaration twins, a generated bundle) are then one entry at
@@ -66,6 +69,32 @@ export { MATCH_TIER } from './ranking-candidates.js';
 export const CANDIDATE_WINDOW = 200;
 /** Test sources by path (`test/`, `__tests__/`, `*.test.*`, `*.spec.*`, `*.tst.*`), beside nodes an adapter marks `test`: ranked below the code and docs they exercise. */
 const TEST_PATH = /(^|\/)(tests?|__tests__)\/|\.(test|spec|tst)\.[a-z]+$/i;
+/** Stems of query words that ask about tests ("how is the code tested", "my test suite", "unit tests", "spec files"). */
+const TEST_WORDS: ReadonlySet<string> = new Set(['test', 'spec']);
+
+/** Whether a candidate is test code: an adapter's `test` mark or a test path ({@link TEST_PATH}). */
+function isTestSource(row: Pick<FtsCandidate, 'test' | 'source_path'>): boolean {
+  return row.test || TEST_PATH.test(row.source_path);
+}
+
+/**
+ * `ranked` with every test-source node below every other candidate, their order kept: a question
+ * that does not ask about tests ({@link TEST_WORDS}) asks for the code or the documentation, and a
+ * test names the behaviour it checks without holding it. Test scores are scaled by one factor
+ * (the lowest other score over the best test score, just below it), so they keep their own order.
+ */
+function testsBelowCode(ranked: readonly RankedNode[]): RankedNode[] {
+  let lowest = Infinity;
+  let best = 0;
+  for (const r of ranked) {
+    if (isTestSource(r.row)) best = Math.max(best, r.score);
+    else lowest = Math.min(lowest, r.score);
+  }
+  if (best <= 0 || lowest === Infinity || best < lowest) return [...ranked];
+  const factor = Math.max(0, lowest - 1e-6) / best;
+  return ranked.map((r) => (isTestSource(r.row) ? { ...r, score: Math.round(r.score * factor * 1e6) / 1e6 } : r));
+}
+
 /** Score factor of a node in a test source ({@link TEST_PATH}). */
 export const TEST_FACTOR = 0.8;
 /** Score factor of a documentation node for a "where is X" question ({@link hasCodeIntent}): the code is asked for. */
@@ -115,6 +144,16 @@ export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, e
  * ("how do I run a script defined in package.json"), it does not ask where code is.
  */
 const USAGE_QUESTION = /^\s*(how\s+(do|can|should)\s+(i|we|you)|how\s+to|can\s+(i|we|you))\b/i;
+
+/**
+ * A question about behaviour ("how is a caret range expanded", "why does X sort below Y", "what
+ * happens when …", "when is …"), except a usage question ({@link USAGE_QUESTION}): what it asks is
+ * done by code with a body or told by documentation, so a code node scores
+ * {@link RANK_WEIGHTS}.definition times what its kind lacks of a callable with a body
+ * ({@link definitionPrior}): a class half, a module, a type or a declaration not at all. Documentation and
+ * functions with a body keep their score, so it reorders code among itself and never lifts code above a page.
+ */
+const BEHAVIOUR_QUESTION = /^\s*(how|why|what\s+happens|when)\b/i;
 
 /**
  * A question about where something is implemented ("where is the request id generated", "where
@@ -269,6 +308,7 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   // Every code candidate, best first: a pasted message may hold words code text leaves out (keywords such as `import`, `while`).
   const verbatim = phrase === null ? new Set<number>() : phraseRows(reader, phrase, [...codeScore.keys()].sort((a, b) => codeScore.get(b)! - codeScore.get(a)! || a - b));
   const codeIntent = hasCodeIntent(query);
+  const behaviour = !codeIntent && !USAGE_QUESTION.test(query) && BEHAVIOUR_QUESTION.test(query);
   // Kind words of a "where is X" question ("… the ledger store interface"): the node kinds they name.
   const hintedKinds = new Set(codeIntent ? analysed.terms.filter((t) => t.weight === 1 && Object.hasOwn(KIND_WORDS, t.word)).flatMap((t) => KIND_WORDS[t.word]!) : []);
   const kindWords = (kind: string): string[] => Object.keys(KIND_WORDS).filter((w) => KIND_WORDS[w]!.includes(kind) && analysed.terms.some((t) => t.word === w));
@@ -297,14 +337,16 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
     const raw = RANK_WEIGHTS.name * nameScore + RANK_WEIGHTS.heading * heading + RANK_WEIGHTS.text * textScore * (1 - TEXT_HELD_SHARE + TEXT_HELD_SHARE * held) + RANK_WEIGHTS.exactTitle * exactTitle + (verbatim.has(row.rowid) ? (phrase!.literalOnly ? RANK_WEIGHTS.literal : RANK_WEIGHTS.phrase) : 0) + (allRows.has(row.rowid) || own.r >= 1 ? RANK_WEIGHTS.allTerms : 0)
       + RANK_WEIGHTS.coverage * held
       + (implementation ? RANK_WEIGHTS.codeIntent + RANK_WEIGHTS.definition * definitionPrior(row, hintedKinds) : 0)
+      - (behaviour && isCode ? RANK_WEIGHTS.definition * (1 - definitionPrior(row, hintedKinds)) : 0)
       + (!implementation && isCode && CALLABLE_KINDS.has(row.kind) && row.end_line > row.start_line ? RANK_WEIGHTS.body : 0);
-    const score = raw * (inTests ? TEST_FACTOR : 1) * (codeIntent && !isCode ? DOC_FACTOR : 1);
+    const score = Math.max(0, raw) * (inTests ? TEST_FACTOR : 1) * (codeIntent && !isCode ? DOC_FACTOR : 1);
     if (own.r >= 1) namedModules.add(row.id);
     ranked.push({ row, score: Math.round(score * 1e6) / 1e6, allTerms: allRows.has(row.rowid), section });
   }
   // Build copies of one source (`x.js`, `x.cjs`, `x.d.ts`, a `cdn.js` bundle) are one entry (ranking-copies.ts),
   // after each code module is put below its own best declaration (ranking-containers.ts).
-  return { ranked: collapseCopies(modulesBelowMembers(ranked, namedModules)), windowed, fts, match, terms: analysed };
+  const asksTests = analysed.terms.some((t) => t.weight === 1 && TEST_WORDS.has(t.stem));
+  return { ranked: collapseCopies(modulesBelowMembers(asksTests ? ranked : testsBelowCode(ranked), namedModules)), windowed, fts, match, terms: analysed };
 }
 
 /** Each row's bm25 relative to the best of them (0..1, the best 1); empty when none has a negative bm25. */
