@@ -14,6 +14,7 @@ import {
 import { accessIdProblem, AUTHORED_NODE_FIELDS, toDocforgeError, type AuthoredNodeField, type TestFaults } from '@docforge/core';
 
 import { errorLine, printLine as print, printRaw, refuseUsage, terminalSafe } from './terminal.js';
+import { checkToolArguments, USAGE_EXIT_CODE } from './tool-arguments.js';
 
 /** Options of the changeset subcommands. */
 export interface ChangesetCommandOptions {
@@ -91,6 +92,29 @@ export function printChange(c: ChangeEntry, color: boolean): void {
 
 /** The subcommands of `docforge changeset`. */
 const CHANGESET_SUBCOMMANDS = ['list', 'show', 'diff', 'validate', 'abandon', 'apply'];
+
+/**
+ * The MCP tool each subcommand with a changeset ID mirrors: its input schema checks the ID (and
+ * apply's hash), so a malformed ID is the same usage error as in MCP (`invalid_arguments`, exit 2),
+ * never a store lookup answered `changeset_not_found` (break-it trial 48).
+ */
+const SUBCOMMAND_TOOLS = {
+  show: 'docforge_get_changeset',
+  diff: 'docforge_get_changeset_diff',
+  validate: 'docforge_validate_changeset',
+  abandon: 'docforge_abandon_changeset',
+  apply: 'docforge_apply_changeset',
+} as const;
+
+/**
+ * Checks a subcommand's changeset ID with its MCP tool's input schema (see {@link SUBCOMMAND_TOOLS});
+ * prints the refusal as every usage error is printed and resolves to false when it fails.
+ */
+function checkChangesetId(sub: keyof typeof SUBCOMMAND_TOOLS, id: string, options: ChangesetCommandOptions): Promise<boolean> {
+  const args: Record<string, unknown> = { changeset_id: id };
+  if (sub === 'apply') args['changeset_sha256'] = options.sha256;
+  return checkToolArguments(SUBCOMMAND_TOOLS[sub], args, options.json);
+}
 
 /** Prints why a changeset command line is refused and returns true, or returns false when it is well formed. */
 function changesetUsageProblem(sub: string | undefined, args: readonly string[], options: ChangesetCommandOptions): string | null {
@@ -198,6 +222,7 @@ export async function runChangeset(root: string, sub: string | undefined, args: 
   const problem = changesetUsageProblem(sub, args, options);
   if (problem !== null) return refuseUsage(options.json, problem);
   const id = args[0];
+  if (id !== undefined && sub !== undefined && sub in SUBCOMMAND_TOOLS && !(await checkChangesetId(sub as keyof typeof SUBCOMMAND_TOOLS, id, options))) return USAGE_EXIT_CODE;
   switch (sub) {
     case 'list':
       return listChangesets(root, options, logger);

@@ -10,10 +10,11 @@
 import { createInterface } from 'node:readline';
 import type { Logger } from 'pino';
 import { abandonChangeset, applyChangeset, changeEntries, loadCanonicalApplier, registerChangeset, type LinkReviewOp, type ReviewRef } from '@docforge/changesets';
-import { accessIdProblem, toDocforgeError } from '@docforge/core';
+import { accessIdProblem, errors, toDocforgeError } from '@docforge/core';
 import type { IndexReader } from '@docforge/store';
 import { printChange, withProposals } from './changeset.js';
 import { errorLine, printLine as print, printRaw, refuseUsage, terminalSafe } from './terminal.js';
+import { checkToolArguments, USAGE_EXIT_CODE } from './tool-arguments.js';
 
 /** Options of `docforge review`. */
 export interface ReviewCommandOptions {
@@ -97,12 +98,14 @@ export async function runReview(root: string, args: readonly string[], options: 
   const problem = usageProblem(args, options);
   if (problem !== null) return refuseUsage(options.json, problem);
   const nodeId = args[0]!;
+  // The node ID is checked as MCP checks the `source_id` of the link_review operation review registers
+  // (docforge_register_changes' schema): a malformed one is a usage error (exit 2), never "no node"
+  // (break-it trial 48).
+  if (!(await checkToolArguments('docforge_register_changes', { operations: [{ op: 'link_review', source_id: nodeId, links: [] }] }, options.json))) return USAGE_EXIT_CODE;
   return withProposals(root, logger, undefined, async (view, store, _sync, manager) => {
     const reader = manager.reader();
-    if (!reader.hasNode(nodeId)) {
-      errorLine(`docforge: no node ${JSON.stringify(nodeId)} in the project`);
-      return 1;
-    }
+    // Thrown, so the CLI prints it as every tool error (with --json: the error object on stdout, exit 1).
+    if (!reader.hasNode(nodeId)) throw errors.nodeNotFound(nodeId);
     const reviews = reviewsOf(reader, nodeId, options);
     if (reviews.length === 0) {
       print(`${terminalSafe(nodeId)}: no relation to review${options.target === null ? ' (every one is reviewed)' : ` to ${terminalSafe(options.target)}`}`);

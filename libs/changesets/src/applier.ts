@@ -57,6 +57,26 @@ export function genericApplierOf(descriptor: Descriptor): CanonicalApplier | nul
 }
 
 /**
+ * Checks that the project's current descriptor still supplies `applier`, the applier bound when the
+ * process started (break-it trial 48): a running `docforge-mcp --canonical-applier` whose project
+ * removed `[adapter] canonical_applier = "generic"` it was bound with, or removed the adapter module that exports
+ * `canonicalApplier` and every other opt-in, has lost the project's consent, so nothing may be
+ * applied until the setting is restored (or the process restarts without application).
+ * @param descriptor the descriptor as read for this application (the synchronized one)
+ * @throws DocforgeError `canonical_applier_unavailable` naming what changed; nothing is touched
+ */
+export function checkApplierStillDeclared(descriptor: Descriptor, applier: CanonicalApplier): void {
+  const declaredGeneric = genericApplierOf(descriptor) !== null;
+  if (applier.source === 'generic' && !declaredGeneric) {
+    throw errors.canonicalApplierUnavailable('docforge.toml no longer sets [adapter] canonical_applier = "generic", as it did when this process started: the project withdrew its opt-in to canonical application, so nothing was applied. Restore the setting, or restart without --canonical-applier.', { descriptor: descriptor.path, bound: 'generic' });
+  }
+  // A project-owned applier: the project withdrew every opt-in (no generic applier, no adapter module).
+  if (applier.source === 'project_adapter' && !declaredGeneric && descriptor.adapter.module === null) {
+    throw errors.canonicalApplierUnavailable(`docforge.toml no longer names the project-owned adapter module ${String(applier.module)} whose canonicalApplier this process bound at start, nor canonical_applier = "generic": the project withdrew its opt-in to canonical application, so nothing was applied.`, { descriptor: descriptor.path, bound: applier.module });
+  }
+}
+
+/**
  * Resolves the canonical applier the project supplies (process start, before any tool call).
  * @throws DocforgeError `canonical_applier_unavailable` when the descriptor neither opts into the
  *   generic applier nor names an adapter module exporting a compatible `canonicalApplier`

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { errors, type TestFaults } from '@docforge/core';
 import { ConfinedDirError, ConfinedDirs, ensureStateDir, stateLayout, withLock, type StateLayout } from '@docforge/fs-safe';
-import type { CanonicalApplier } from './applier.js';
+import { checkApplierStillDeclared, type CanonicalApplier } from './applier.js';
 import { verify } from './apply-verify.js';
 import { journalRecord, reasonOf, stage, writeStaged, type ApplyRun } from './apply-write.js';
 import { evaluateStored } from './lifecycle.js';
@@ -172,7 +172,8 @@ export async function recoverApplication(store: ChangesetStore, descriptor: Desc
  * @returns the applied document, its receipt and the changed files
  * Every canonical write goes through a {@link ConfinedDirs} child (verified folder handles; issue
  * 30 item 16): a folder moved or replaced during the application fails it and rolls it back.
- * @throws DocforgeError `changeset_not_found`; `application_refused` (`details.reason_code`:
+ * @throws DocforgeError `canonical_applier_unavailable` when the descriptor no longer declares
+ *   `options.applier` (see {@link checkApplierStillDeclared}); `changeset_not_found`; `application_refused` (`details.reason_code`:
  *   `hash_mismatch`, `not_ready`, `writer_not_allowed`, `stale_base` (also a missing content
  *   folder, never re-created), `invalid`) before any file is touched; `application_failed` (stage
  *   `write` or `verify`) with `restored: true` after every file was restored, or `restored: false`
@@ -181,6 +182,8 @@ export async function recoverApplication(store: ChangesetStore, descriptor: Desc
  *   write fails (the journal rolls forward); `path_outside_root`; `lock_timeout`
  */
 export async function applyChangeset(store: ChangesetStore, view: ProjectView, id: string, expectedSha256: string, options: ApplyOptions): Promise<ApplyOutcome> {
+  // The applier bound at start must still be the one the project declares (break-it trial 48).
+  checkApplierStillDeclared(view.descriptor, options.applier);
   const layout = layoutOf(store);
   const now = options.now ?? (() => new Date());
   const faults = options.faults ?? store.faults;

@@ -187,6 +187,13 @@ export function evaluate(view: ProjectView, operations: readonly Operation[], op
     });
   }
 
+  // Operations that change no canonical file (a node created then deleted, only relations the node
+  // lacks removed) could never be applied: apply refuses them. A reason that holds already must keep
+  // the changeset draft, never let it become ready (break-it trial 48; the rule of issue 30 item 23).
+  if (projection.operations.length > 0 && ws.changedPaths().length === 0) {
+    findings.push({ severity: 'error', code: 'no_change', message: 'the changeset changes no canonical file: its operations cancel out or change nothing, so it could never be applied', remediation: 'fix_operation', operation_index: null, node_id: null, path: null });
+  }
+
   const captured: Record<string, string | null> = {};
   for (const outcome of projection.outcomes) for (const p of outcome.paths) setOwn(captured, p, ws.baseHash(p));
   findings.push(...conflictFindings(options.changesetId, touchedSet(projection.operations, Object.keys(captured)), options.others, projection.operations));

@@ -16,6 +16,7 @@ import { checkDescriptorShape, type ShapeGate } from './descriptor-shape.js';
 import { checkStateDirPlacement, checkStateDirReal, noControlChars, relativePath, vcsSegment } from './descriptor-paths.js';
 import type { DescriptorDocument } from '@docforge/protocol/descriptor';
 import type { SourceIssue } from '@docforge/core';
+import picomatch from 'picomatch';
 
 export type { Table };
 export { isInside } from './descriptor-paths.js';
@@ -177,7 +178,8 @@ export function validateDescriptor(raw: Table, text: string, root: string, file:
   for (const always of [`${stateDir}/**`, '**/.git/**']) if (!exclude.includes(always)) exclude.push(always);
   const adapter = doc.adapter ?? {};
   const vocab = doc.vocabulary ?? {};
-  const { limits, warnings } = effectiveLimits(check, doc.limits);
+  const limits = effectiveLimits(check, doc.limits);
+  const warnings = [...limits.warnings, ...excludedRootWarnings(check, exclude.slice(0, doc.sources?.exclude?.length ?? DEFAULT_EXCLUDE.length), [['content', contentRoots], ['code', codeRoots]])];
   return {
     schema_version: 1,
     root,
@@ -187,7 +189,7 @@ export function validateDescriptor(raw: Table, text: string, root: string, file:
     adapter: { code: adapterCodes(adapter.code, codeRoots), strategy: adapter.strategy ?? 'ast', module, canonical_applier: adapter.canonical_applier === 'generic' ? 'generic' : null,
       c: { include_dirs: includeDirs, ...(adapter.c?.headers === undefined ? {} : { headers: adapter.c.headers }) } },
     vocabulary: { kinds: unique(vocab.kinds), authorities: unique(vocab.authorities), statuses: unique(vocab.statuses), relations: unique(vocab.relations) },
-    limits,
+    limits: limits.limits,
     state: { dir: stateDir },
     views,
     proposals,
@@ -207,4 +209,27 @@ function effectiveLimits(check: Checker, limits: DescriptorDocument['limits']): 
   const line = check.lineOf('limits.max_output_chars');
   const message = `${DESCRIPTOR_FILE}:${line ?? ''}${line === null ? '' : ':'} [limits].max_output_chars = ${configured} is below the floor of ${MIN_MAX_OUTPUT_CHARS} characters (the smallest limit at which bootstrap and get_contract return every contract record); ${MIN_MAX_OUTPUT_CHARS} is used`;
   return { limits: effective, warnings: [{ severity: 'warning', code: 'max_output_chars_raised', message, path: DESCRIPTOR_FILE, line, node_id: null }] };
+}
+
+/**
+ * One `exclude_covers_root` warning per declared root (content or code, `.` aside) that one of the
+ * descriptor's own `[sources].exclude` globs matches as a whole (break-it trial 48: `*`, `**` + `/*`,
+ * `!(x)`, or the negation `!docs/**`, which matches every path outside docs): the walk skips that
+ * root, so nothing in it is indexed, and `validate` reported nothing. At the `exclude` key's line.
+ */
+function excludedRootWarnings(check: Checker, globs: readonly string[], roots: readonly (readonly ['content' | 'code', readonly string[]])[]): SourceIssue[] {
+  const line = check.lineOf('sources.exclude');
+  const out: SourceIssue[] = [];
+  for (const glob of globs) {
+    // Compiled as the walk compiles it (walk-rules.ts skipRules), so the warning names what the walk skips.
+    const pattern = picomatch.makeRe(glob, { dot: true });
+    for (const [role, list] of roots) {
+      for (const root of list) {
+        if (root === '.' || !pattern.test(root)) continue;
+        const message = `${DESCRIPTOR_FILE}:${line ?? ''}${line === null ? '' : ':'} [sources].exclude glob ${JSON.stringify(glob)} matches the whole ${role} root ${JSON.stringify(root)}: nothing in it is indexed (exclude globs skip what they match; a leading "!" matches every path that is not the rest)`;
+        out.push({ severity: 'warning', code: 'exclude_covers_root', message, path: DESCRIPTOR_FILE, line, node_id: null });
+      }
+    }
+  }
+  return out;
 }

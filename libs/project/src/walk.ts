@@ -283,14 +283,16 @@ function handleLink(run: WalkRun, rel: string, role: Role, extensions: ReadonlyS
     return;
   }
   const realRel = real === root ? '' : real.slice(rootPrefix.length).split(sep).join('/');
+  // How a message names the target: the root itself has the empty relative path (break-it trial 48: `docs/up -> ..`).
+  const shown = realRel === '' ? '. (the project root)' : realRel;
   if (run.rules.skippedPath(realRel)) {
     // Excludes, .git and the state dir cannot be bypassed through a link.
-    if (relevant) issues.push(issue('warning', 'symlink_to_excluded_path', rel, `${rel}: symbolic link target ${realRel} is excluded (exclude glob, .git or state dir); skipped`));
+    if (relevant) issues.push(issue('warning', 'symlink_to_excluded_path', rel, `${rel}: symbolic link target ${shown} is excluded (exclude glob, .git or state dir); skipped`));
     return;
   }
   if (!run.declaredRoots.some((r) => r === '' || realRel === r || realRel.startsWith(`${r}/`))) {
     // Nor can a link widen the declared roots (a docs/x.md pointing at ../.env is not a source).
-    if (relevant) issues.push(issue('warning', 'symlink_to_excluded_path', rel, `${rel}: symbolic link target ${realRel} lies outside the declared content and code roots; skipped`));
+    if (relevant) issues.push(issue('warning', 'symlink_to_excluded_path', rel, `${rel}: symbolic link target ${shown} lies outside the declared content and code roots; skipped`));
     return;
   }
   if (stat.isDirectory()) {
