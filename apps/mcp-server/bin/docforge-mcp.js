@@ -29,20 +29,24 @@ const framesFd = process.env.DOCFORGE_MCP_FRAMES_FD;
 if (framesFd !== undefined) {
   // Descendants of the server (adapters' processes, a nested docforge-mcp) are not the launcher's child.
   delete process.env.DOCFORGE_MCP_FRAMES_FD;
-  serveHere(Number(framesFd));
-} else if (mayHaveProjectAdapter(process.argv.slice(2))) {
-  superviseServer();
+  serveHere(Number(framesFd), false);
 } else {
-  serveHere(undefined);
+  const adapter = projectAdapter(process.argv.slice(2));
+  if (adapter === 'named') superviseServer();
+  else serveHere(undefined, adapter === 'none');
 }
 
 /**
- * Whether the project named by `--project-root` may configure a project-owned adapter: its
- * docforge.toml names a `module` (a plain text test, no TOML parser loaded; a comment that says
- * `module =` only costs the second process). Without one, no project code runs in the server and
- * one process serves (a second Node start costs about a third of the start's CPU: docs/architecture.md).
+ * Whether the project named by `--project-root` may configure a project-owned adapter: `named` when
+ * its docforge.toml names a `module` (a plain text test, no TOML parser loaded; a comment that says
+ * `module =` only costs the second process), `none` when it was read and names none, `unknown` when
+ * no root is given or its docforge.toml cannot be read. Without `named`, no project code runs in the
+ * server and one process serves (a second Node start costs about a third of the start's CPU:
+ * docs/architecture.md); only with `none` may the server bundle compile from its code cache (a
+ * function compiled from V8 cached data cannot run `import()` on Node 20, and the server imports a
+ * project-owned module to find its canonical applier).
  */
-function mayHaveProjectAdapter(args) {
+function projectAdapter(args) {
   const { readFileSync } = require('node:fs');
   const path = require('node:path');
   let root = null;
@@ -50,11 +54,11 @@ function mayHaveProjectAdapter(args) {
     if (args[i] === '--project-root') root = args[i + 1] ?? null;
     else if (args[i].startsWith('--project-root=')) root = args[i].slice('--project-root='.length);
   }
-  if (root === null || root === '') return false;
+  if (root === null || root === '') return 'unknown';
   try {
-    return /\bmodule\s*=/.test(readFileSync(path.join(root, 'docforge.toml'), 'utf8'));
+    return /\bmodule\s*=/.test(readFileSync(path.join(root, 'docforge.toml'), 'utf8')) ? 'named' : 'none';
   } catch {
-    return false;
+    return 'unknown';
   }
 }
 
@@ -82,8 +86,12 @@ function superviseServer() {
   });
 }
 
-/** The server: MCP frames on file descriptor `fd` (3, the launcher's child), or on stdout when `fd` is undefined (one process). */
-function serveHere(fd) {
+/**
+ * The server: MCP frames on file descriptor `fd` (3, the launcher's child), or on stdout when `fd` is
+ * undefined (one process). `cacheable`: the project's docforge.toml was read and names no project-owned
+ * module, so the bundle may compile from its V8 code cache (the `bundle-cache` tactic).
+ */
+function serveHere(fd, cacheable) {
   const { existsSync } = require('node:fs');
   const path = require('node:path');
   const { pathToFileURL } = require('node:url');
@@ -124,6 +132,18 @@ function serveHere(fd) {
   }
 
   /**
+   * The V8 code cache directory the bundle compiles through while the project is `cacheable` and
+   * DOCFORGE_ACCELERATE leaves bundle-cache on (DOCFORGE_CODE_CACHE_DIR and XDG_CACHE_HOME as
+   * libs/core config.ts reads them; this launcher reads them itself, as DOCFORGE_ACCELERATE), else
+   * null: a plain require.
+   */
+  function bundleCacheDir(lib) {
+    if (!cacheable) return null;
+    const env = process.env;
+    return lib.Accelerators.from({ accelerateText: env.DOCFORGE_ACCELERATE, codeCacheDirText: env.DOCFORGE_CODE_CACHE_DIR || null, xdgCacheHome: env.XDG_CACHE_HOME || null }).bundleCacheDir;
+  }
+
+  /**
    * Starts the server from the fresh bundle: true once its runMain returned the run's promise; false
    * (nothing started) when it does not load, exports no runMain, or runMain throws or returns
    * something else. Its loading's stdout goes to stderr.
@@ -131,7 +151,7 @@ function serveHere(fd) {
   function startBundle(lib, bundle) {
     const load = lib.loadBundle(bundle, 'runMain', (text) => {
       process.stderr.write(`docforge-mcp: kept off stdout (printed while the bundle loaded): ${text}${text.endsWith('\n') ? '' : '\n'}`);
-    });
+    }, bundleCacheDir(lib));
     if (!load.ok) {
       trace(`bundle ${load.reason}`);
       return false;

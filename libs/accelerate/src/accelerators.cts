@@ -45,7 +45,7 @@ export class Accelerators {
       on = new Set();
     }
     if (settings.tsParser === 'whole') on.delete('parser-module');
-    return new Accelerators(on, on.has('code-cache') ? codeCacheDir(settings) : null);
+    return new Accelerators(on, on.has('code-cache') || on.has('bundle-cache') ? codeCacheDir(settings) : null);
   }
 
   /** Whether the tactic `name` is on. */
@@ -55,7 +55,16 @@ export class Accelerators {
 
   /** The V8 code cache directory in force: null when `code-cache` is off or `DOCFORGE_CODE_CACHE_DIR=off`. */
   get codeCacheDir(): string | null {
-    return this.#cacheDir;
+    return this.on('code-cache') ? this.#cacheDir : null;
+  }
+
+  /**
+   * The V8 code cache directory docforge-mcp's launcher compiles the server bundle through (libs/accelerate
+   * `loadBundle`): the same directory as {@link codeCacheDir}, null when `bundle-cache` is off or
+   * `DOCFORGE_CODE_CACHE_DIR=off`.
+   */
+  get bundleCacheDir(): string | null {
+    return this.on('bundle-cache') ? this.#cacheDir : null;
   }
 
   /**

@@ -33,9 +33,10 @@ import { threadId } from 'node:worker_threads';
 
 /**
  * How a load went: `reused` a valid cache; `created` (none yet), `rebuilt` (damaged or rejected) and
- * wrote one; `off` or `failed` loaded without one.
+ * wrote one; `deferred`: none valid, one is written when the process exits (`writeAtExit`); `off` or
+ * `failed` loaded without one.
  */
-export type CodeCacheStatus = 'reused' | 'created' | 'rebuilt' | 'off' | 'failed';
+export type CodeCacheStatus = 'reused' | 'created' | 'rebuilt' | 'deferred' | 'off' | 'failed';
 
 /** The result of `loadWithCodeCache`: the module's exports and what happened to the cache. */
 export interface CodeCacheLoad {
@@ -55,6 +56,12 @@ export interface CodeCacheOptions {
   warm?: (exports: unknown) => void;
   /** Register the module in `require.cache`, so later `require` calls of it return these exports (default true). */
   register?: boolean;
+  /**
+   * Make and write the cached data when the process exits (Node's `exit` event) instead of right
+   * after loading, so it holds every function the run compiled, not only the module's top level
+   * (default false). A process killed by a signal writes none; a later start tries again.
+   */
+  writeAtExit?: boolean;
 }
 
 const MAGIC = Buffer.from('DFV8CC1\n', 'latin1');
@@ -276,6 +283,10 @@ export function loadWithCodeCache(file: string, options: CodeCacheOptions): Code
     }
     return !written ? 'failed' : replaced ? 'rebuilt' : 'created';
   };
+  if (options.writeAtExit === true) {
+    process.once('exit', () => write());
+    return settled(mod.exports, 'deferred', cacheFile);
+  }
   try {
     options.warm?.(mod.exports);
   } catch {

@@ -6,7 +6,16 @@
  * only (the server's own stdout guard, libs/stdio, is installed by the bundle's start function, after
  * loading). A bundle that throws while it loads, or exports no function of the expected name (an
  * empty, truncated or foreign file), is reported as such, and the launcher runs the compiled entry.
+ * With the `bundle-cache` tactic on, docforge-mcp's launcher passes the code cache directory in force,
+ * and the bundle is compiled from its V8 code cache there (code-cache.cts; plain `require` when the
+ * cache itself fails), written when the process exits so it holds every function the start compiled
+ * (issue 29 item 7). Only for a bundle that never runs `import()`: on Node 20 a function compiled
+ * from cached data cannot (the launcher passes no directory when the project names a module).
  */
+import { loadWithCodeCache } from './code-cache.cjs';
+
+/** The code cache key of a launcher's bundle: the file's bytes, path and runtime are in the key already. */
+const BUNDLE_CACHE_KEY = 'bundle';
 
 /** A loaded bundle's start function (`runMain`, `runFastSync`), or why there is none. */
 export type BundleLoad =
@@ -18,9 +27,11 @@ export type BundleLoad =
  * too) sends each chunk to `divert` instead, and restores it before returning; takes the export
  * `name` when it is a function.
  * @param divert receives each chunk of text the bundle's loading wrote to stdout (launchers write it to stderr)
+ * @param cacheDir the V8 code cache directory to compile the bundle through (`Accelerators.bundleCacheDir`
+ *   when `bundle-cache` is on), or null (the default) for a plain `require`
  * @returns the start function, or `ok: false` with the load error's message or the missing export's name; never throws
  */
-export function loadBundle(file: string, name: string, divert: (text: string) => void): BundleLoad {
+export function loadBundle(file: string, name: string, divert: (text: string) => void, cacheDir: string | null = null): BundleLoad {
   const stdout = process.stdout;
   const own = Object.prototype.hasOwnProperty.call(stdout, 'write');
   const write = stdout.write;
@@ -32,7 +43,7 @@ export function loadBundle(file: string, name: string, divert: (text: string) =>
   }) as typeof stdout.write;
   let loaded: unknown;
   try {
-    loaded = require(file) as unknown;
+    loaded = cacheDir === null ? (require(file) as unknown) : loadWithCodeCache(file, { cacheDir, key: BUNDLE_CACHE_KEY, writeAtExit: true }).exports;
   } catch (error) {
     return { ok: false, reason: `unloadable: ${error instanceof Error ? error.message : String(error)}` };
   } finally {

@@ -32,7 +32,7 @@
  * | `DOCFORGE_ADAPTER_TIMEOUT_MS` | positive integer | 30,000 | ms | libs/sync `adapter-timeout.ts`: watchdog of project-owned adapter code |
  * | `DOCFORGE_BUILD_HEAP_MB` | positive integer | half the machine's memory, at least 4,096 | MiB | libs/sync `adapter-timeout.ts`: build worker heap |
  * | `DOCFORGE_WORKER_BUNDLE` | `off` or absolute path | the fresh bundle, else the compiled worker | - | libs/sync `build-pool.ts` |
- * | `DOCFORGE_CODE_CACHE_DIR` | `off` or absolute path | `$XDG_CACHE_HOME/docforge/v8`, else `~/.cache/docforge/v8` | - | libs/accelerate `codeCacheDir` (the TypeScript compiler's V8 code cache) |
+ * | `DOCFORGE_CODE_CACHE_DIR` | `off` or absolute path | `$XDG_CACHE_HOME/docforge/v8`, else `~/.cache/docforge/v8` | - | libs/accelerate `codeCacheDir` (the TypeScript compiler's V8 code cache; the server bundle's, `bundle-cache`, for which the docforge-mcp launcher, bin/docforge-mcp.js, reads it and `XDG_CACHE_HOME` itself) |
  * | `XDG_CACHE_HOME` | absolute path | unset | - | libs/accelerate `codeCacheDir` (fallback of the above) |
  * | `DOCFORGE_TS_PARSER` | `whole` or unset | the extracted parser module | - | libs/accelerate `Accelerators.from`: `whole` turns `parser-module` off (libs/adapters/typescript `compiler.cts`) |
  *
