@@ -11,6 +11,7 @@ import { visitCall, visitNew } from './calls.js';
 import { exportValue, isPlainAssignment, noteObjectVariable, visitAssignment, visitExportChain } from './commonjs.js';
 import { ExtractState, MAX_SUMMARY, type FunctionLikeWithBody, type Scope, type Walker } from './declarations.js';
 import { recordExportDeclaration, recordImport, recordImportEquals } from './esm.js';
+import { jsDocParamTypes, jsDocVariableType } from './jsdoc-types.js';
 import { extractLexical } from './lexical.js';
 import { buildFunctionLogic } from './logic.js';
 import { createdLiteral, noteValueUse, protoType, visitConstLiteral } from './literals.js';
@@ -114,7 +115,7 @@ class Extractor extends ExtractState implements Walker {
     // A method sees its class (or constructor function); an arrow its enclosing `this`; a function its own.
     const thisOf = kind === 'method' ? scope.declId : ts.isArrowFunction(fn) ? scope.thisOf : id;
     const inner: Scope = { ownerId: id, declId: id, prefix: this.qualified(scope, name), topLevel: false, thisOf };
-    this.visitFunctionParts(fn, inner);
+    this.visitFunctionParts(fn, inner, this.language === 'javascript' ? jsDocParamTypes(this.sf, docNode) : undefined);
     if (this.logic && fn.body !== undefined) {
       const logic = buildFunctionLogic(this.sf, id, fn, summary);
       if (logic) {
@@ -129,13 +130,13 @@ class Extractor extends ExtractState implements Walker {
     this.visitFunctionParts(fn, scope);
   }
 
-  private visitFunctionParts(fn: ts.SignatureDeclaration & { body?: ts.Node | undefined }, scope: Scope): void {
-    const ts_ = this.language === 'typescript';
+  private visitFunctionParts(fn: ts.SignatureDeclaration & { body?: ts.Node | undefined }, scope: Scope, jsDoc?: Map<string, string | null>): void {
+    const ts_ = this.language === 'typescript'; // `jsDoc`: a JavaScript function's `@param {T} name` types (jsdoc-types.ts)
     for (const p of fn.parameters) {
       if (ts.isIdentifier(p.name)) {
         if (p.name.text === 'this') continue;
         // TypeScript enforces an annotation, or the type inferred from a default `new X()`.
-        const type = p.dotDotDotToken ? null : (typeRefText(p.type) ?? (ts_ ? constructedType(p.initializer) : null));
+        const type = p.dotDotDotToken ? null : (typeRefText(p.type) ?? (ts_ ? constructedType(p.initializer) : jsDoc?.get(p.name.text) ?? null));
         this.bindTyped(scope.ownerId, p.name.text, type);
         if (ts.isConstructorDeclaration(fn) && scope.thisOf !== null && ts.isParameterPropertyDeclaration(p, fn)) {
           this.fieldType(scope.thisOf, p.name.text, type, true);
@@ -256,7 +257,6 @@ class Extractor extends ExtractState implements Walker {
   }
 
   // ---------------------------------------------------------------- traversal
-
   /** Visits one syntax node in a scope: declarations, module references, calls, nested code. */
   visit(node: ts.Node, scope: Scope): void {
     switch (node.kind) {
@@ -465,7 +465,7 @@ class Extractor extends ExtractState implements Walker {
         } else {
           // A const (or a TypeScript let/var, whose type TypeScript enforces) with an annotation or `new X()`;
           // a module-level const object literal, or a const made by `Object.create` (literals.ts).
-          const type = typeRefText(decl.type) ?? (literalInit !== null ? `literal:${name}` : null) ?? (isConst ? protoType(init, scope) : null)
+          const type = typeRefText(decl.type) ?? (this.language === 'javascript' ? jsDocVariableType(sf, docNode) : null) ?? (literalInit !== null ? `literal:${name}` : null) ?? (isConst ? protoType(init, scope) : null)
             ?? (isConst || this.language === 'typescript' ? constructedType(decl.initializer) : null);
           this.bindTyped(scope.ownerId, name, type);
           if (isConst && scope.topLevel) this.moduleConsts.add(name);
