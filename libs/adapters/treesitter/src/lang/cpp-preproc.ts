@@ -9,8 +9,11 @@
  *   two conditionals;
  * - a missing or stray argument (`ADVANCE_MAP(a, )`, `array_search_sorted_by(a, .field, b)`): an empty
  *   argument or a `.name` argument is no C/C++ expression, so the call is a macro's;
- * - a line that starts with an ALL_CAPS call (`NODE_API_MODULE(x, Init)`, `LOG("skip", c)`) or an
- *   ALL_CAPS word before a declaration (`TS_PUBLIC const TSLanguage *f(void)`);
+ * - a line that starts with an ALL_CAPS call (`NODE_API_MODULE(x, Init)`, `LOG("skip", c)`), or a
+ *   declaration head with an ALL_CAPS word before a name or at the line's end (`TS_PUBLIC const
+ *   TSLanguage *f(void)`, `inline _GLIBCXX14_CONSTEXPR void`);
+ * - an ERROR that starts with an ALL_CAPS word (`_GLIBCXX_NOEXCEPT`) or is one directive line (an
+ *   `#include` inside an initializer);
  * - a call-shaped type (`typedef Array(TSRange) TSRangeArray;`, `Array(Entry) stack;`): no C/C++
  *   declaration reads `name(...) name`;
  * - three or more names that are no keywords before a declarator's `(` (`forceinline StackAction
@@ -47,9 +50,17 @@ const HEAD_END = new Set(['(', '=', ';', '[', ',', '<', '{', ':', ')', '}']);
 export function isUnexpandedPreprocessor(node: SyntaxNode, lineAt: (row: number) => string): boolean {
   if (node.isMissing && node.type.startsWith('#')) return inSplitBlock(node);
   if (node.parent?.type === 'argument_list' && (node.isMissing || node.text.startsWith('.') || node.text.startsWith(','))) return true;
+  if (node.isError && strayMacro(node)) return true;
   const statement = statementOf(node);
   if (macroShaped(lineAt(statement.startPosition.row))) return true;
   return statement.startPosition.row !== node.startPosition.row && macroShaped(lineAt(node.startPosition.row));
+}
+
+/** An ERROR that starts with an ALL_CAPS word (`_GLIBCXX_NOEXCEPT`, `_GLIBCXX_VISIBILITY(default)`) or is one directive line (`#include` in an initializer). */
+function strayMacro(node: SyntaxNode): boolean {
+  const text = node.text;
+  if (text.startsWith('#')) return node.startPosition.row === node.endPosition.row;
+  return isCapsName(lineTokens(text.slice(0, 200))[0]);
 }
 
 /** A brace block among the ancestors whose owner (`extern "C"`, a function) sits directly in a preprocessor conditional. */
@@ -120,8 +131,24 @@ export function macroShaped(text: string): boolean {
   const [first, second, third] = tokens;
   if (first === undefined || first === '#') return false;
   if (isCapsName(first) && second === '(') return true;
-  if (isCapsName(first) && isName(second) && (isName(third) || third === '*' || third === '&' || third === '(')) return true;
-  return callShapedType(tokens) || extraLeadingName(tokens);
+  return callShapedType(tokens) || capsInHead(tokens) || extraLeadingName(tokens);
+}
+
+/**
+ * A declaration head (names, `*`, `&` up to `(`, `=`, `;`, ... or the line's end) with an ALL_CAPS word followed by a name or
+ * ending the line: an attribute macro (`TS_PUBLIC const T *f`, `inline _GLIBCXX14_CONSTEXPR void`, `_GLIBCXX_ALWAYS_INLINE bool`).
+ */
+function capsInHead(tokens: readonly string[]): boolean {
+  for (let i = 0; i < tokens.length; i += 1) {
+    const token = tokens[i] as string;
+    if (HEAD_END.has(token)) return false;
+    if (!isName(token)) {
+      if (token !== '*' && token !== '&') return false;
+    } else if (isCapsName(token) && (i + 1 === tokens.length || isName(tokens[i + 1]))) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** `[typedef|static|const ...] name ( ... ) name`: a macro that expands to a type. */
