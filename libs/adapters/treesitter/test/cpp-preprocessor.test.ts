@@ -147,6 +147,8 @@ describe('C/C++ parse errors from unexpanded preprocessor constructs', () => {
     assert.ok(string.issues.length > 0 && string.issues.every((i) => i.severity === 'warning' && i.code === 'syntax_error'), JSON.stringify(string.issues));
     const operand = extract('src/e.cpp', 'int f(int x) {\n  return x +;\n}\n');
     assert.deepEqual(brief(operand.issues), [['warning', 'syntax_error', 2]]);
+    const call = extract('src/c.c', 'void g(void) {\n  setup(1)\n  run(2);\n}\nint h(void) { return 1 }\n');
+    assert.deepEqual(brief(call.issues), [['warning', 'syntax_error', 2], ['warning', 'syntax_error', 5]]);
     const unclosed = extract('src/u.h', '#ifdef FEATURE\nint a;\n');
     assert.deepEqual(unclosed.issues.map((i) => [i.severity, i.code]), [['warning', 'syntax_error']]);
   });

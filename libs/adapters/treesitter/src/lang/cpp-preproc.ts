@@ -14,6 +14,8 @@
  *   TSLanguage *f(void)`, `inline _GLIBCXX14_CONSTEXPR void`);
  * - an ERROR that starts with an ALL_CAPS word (`_GLIBCXX_NOEXCEPT`) or is one directive line (an
  *   `#include` inside an initializer);
+ * - an ALL_CAPS word right after a `)` (or `) const`) that ends the line or comes before `{`, `;` or
+ *   `=` (`f() const _GLIBCXX_USE_NOEXCEPT`), on one of the first four lines of the statement;
  * - a call-shaped type (`typedef Array(TSRange) TSRangeArray;`, `Array(Entry) stack;`): no C/C++
  *   declaration reads `name(...) name`;
  * - three or more names that are no keywords before a declarator's `(` (`forceinline StackAction
@@ -39,6 +41,8 @@ const SPECIFIERS = new Set([
   '_Bool', '_Noreturn', '_Atomic', '_Thread_local', '__inline', '__inline__', '__restrict', '__restrict__', 'wchar_t', 'char8_t', 'char16_t',
   'char32_t', 'decltype', 'final', 'override', 'noexcept', 'export', 'public', 'private', 'protected',
 ]);
+/** Lines of a statement, from its start, read for a trailing attribute macro (a declaration's head and parameter lines). */
+const HEAD_LINES = 4;
 /** Tokens that end the declaration head the line scan reads. */
 const HEAD_END = new Set(['(', '=', ';', '[', ',', '<', '{', ':', ')', '}']);
 
@@ -52,8 +56,26 @@ export function isUnexpandedPreprocessor(node: SyntaxNode, lineAt: (row: number)
   if (node.parent?.type === 'argument_list' && (node.isMissing || node.text.startsWith('.') || node.text.startsWith(','))) return true;
   if (node.isError && strayMacro(node)) return true;
   const statement = statementOf(node);
-  if (macroShaped(lineAt(statement.startPosition.row))) return true;
-  return statement.startPosition.row !== node.startPosition.row && macroShaped(lineAt(node.startPosition.row));
+  const first = statement.startPosition.row;
+  if (macroShaped(lineAt(first))) return true;
+  if (first !== node.startPosition.row && macroShaped(lineAt(node.startPosition.row))) return true;
+  const last = Math.min(node.endPosition.row, first + HEAD_LINES - 1);
+  for (let row = Math.min(first, node.startPosition.row); row <= last; row += 1) if (trailingCaps(lineTokens(lineAt(row)))) return true;
+  return false;
+}
+
+/**
+ * A line with an ALL_CAPS word right after a `)` (or `) const`), then the line's end, `{`, `;` or `=`: a function attribute macro
+ * (`f() const _GLIBCXX_USE_NOEXCEPT`, `operator==(...) _GLIBCXX_NOEXCEPT {`).
+ */
+function trailingCaps(tokens: readonly string[]): boolean {
+  for (let i = 1; i < tokens.length; i += 1) {
+    if (!isCapsName(tokens[i])) continue;
+    const before = tokens[i - 1] === 'const' ? tokens[i - 2] : tokens[i - 1];
+    const after = tokens[i + 1];
+    if (before === ')' && (after === undefined || after === '{' || after === ';' || after === '=')) return true;
+  }
+  return false;
 }
 
 /** An ERROR that starts with an ALL_CAPS word (`_GLIBCXX_NOEXCEPT`, `_GLIBCXX_VISIBILITY(default)`) or is one directive line (`#include` in an initializer). */
