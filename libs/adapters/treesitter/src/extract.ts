@@ -409,7 +409,7 @@ export function extractTree(spec: LanguageSpec, input: CodeExtractInput): Extrac
     }
     extractor.run(tree, query);
     const root = tree.rootNode;
-    const issues = root.hasError ? syntaxErrors(root, spec.display, input.path, extractor.module.id) : [];
+    const issues = root.hasError ? syntaxErrors(root, spec.display, input.path, extractor.module.id, spec.syntaxArtefact, input.content) : [];
     if (extractor.boundedAt !== null) {
       issues.push({
         severity: 'warning', code: 'code_definitions_bounded', path: input.path, line: extractor.boundedAt, node_id: extractor.module.id,

@@ -8,6 +8,7 @@ import type { CodeExtractInput, SourceIssue } from '@docforge/core';
 import type { LanguageResolver, ResolveContext, TreeImport } from '@docforge/module-resolution';
 import type { TreeRecv } from './link-data.js';
 import type { ArgType } from './lang/arg-types.js';
+import type { SyntaxArtefact } from './tree.js';
 
 /** The import resolution shapes live in @docforge/module-resolution; re-exported for this lib's linker. */
 export type { ImportTarget, LanguageResolver, ResolveContext } from '@docforge/module-resolution';
@@ -124,6 +125,11 @@ export interface LanguageSpec {
    */
   dialect?: { grammar: string; applies(path: string, options: CodeExtractInput['options']): boolean };
   extensions: readonly string[];
+  /**
+   * Parse errors that are artefacts of unexpanded source, not the user's syntax errors (C/C++: macros and preprocessor
+   * conditionals, cpp-preproc.ts): reported as `unexpanded_preprocessor` infos. Absent: every parse error is a `syntax_error`.
+   */
+  syntaxArtefact?: SyntaxArtefact;
   /** Reserved words never indexed as code text. */
   keywords: ReadonlySet<string>;
   /** Node types the walk must hand to {@link LanguageSpec.visit}; others are only descended. */

@@ -123,8 +123,13 @@ export function precedingComments(node: SyntaxNode, isComment: (type: string) =>
   return out;
 }
 
-/** Outermost ERROR and MISSING nodes of a tree with errors, as at most 21 `syntax_error` warnings. */
-export function syntaxErrors(root: SyntaxNode, language: string, path: string, moduleId: string): SourceIssue[] {
+/**
+ * Outermost ERROR and MISSING nodes of a tree with errors, as at most 21 `syntax_error` warnings.
+ * Those `artefact` accepts (C/C++: an unexpanded preprocessor construct, cpp-preproc.ts) become at
+ * most 21 `unexpanded_preprocessor` infos instead; `content` is the parsed text (its lines are what
+ * `artefact` reads).
+ */
+export function syntaxErrors(root: SyntaxNode, language: string, path: string, moduleId: string, artefact?: SyntaxArtefact, content = ''): SourceIssue[] {
   const found: SyntaxNode[] = [];
   const stack = [root];
   while (stack.length > 0) {
@@ -140,20 +145,33 @@ export function syntaxErrors(root: SyntaxNode, language: string, path: string, m
       if (child !== null && child !== undefined) stack.push(child);
     }
   }
+  if (artefact === undefined) return boundedIssues(found, 'warning', 'syntax_error', `${language} syntax error`, path, moduleId);
+  let lines: string[] | null = null;
+  const lineAt = (row: number): string => (lines ??= content.split('\n'))[row] ?? '';
+  const real: SyntaxNode[] = [];
+  const unexpanded: SyntaxNode[] = [];
+  for (const node of found) (artefact(node, lineAt) ? unexpanded : real).push(node);
+  const note = `${language} parse error at an unexpanded macro or preprocessor conditional (the preprocessor is not run)`;
+  return [...boundedIssues(real, 'warning', 'syntax_error', `${language} syntax error`, path, moduleId),
+    ...boundedIssues(unexpanded, 'info', 'unexpanded_preprocessor', note, path, moduleId)];
+}
+
+/** Decides whether an error node is an artefact of unexpanded source (`lineAt(row)`: the 0-based source line's text). */
+export type SyntaxArtefact = (node: SyntaxNode, lineAt: (row: number) => string) => boolean;
+
+/** At most {@link SYNTAX_ISSUES_MAX} issues for error nodes, then one counting the rest. */
+function boundedIssues(found: readonly SyntaxNode[], severity: SourceIssue['severity'], code: string, prefix: string, path: string, moduleId: string): SourceIssue[] {
   const issues: SourceIssue[] = found.slice(0, SYNTAX_ISSUES_MAX).map((node) => ({
-    severity: 'warning',
-    code: 'syntax_error',
-    message: node.isMissing ? `${language} syntax error: missing "${node.type}"` : `${language} syntax error near "${collapse(node.text).slice(0, 60)}"`,
+    severity,
+    code,
+    message: node.isMissing ? `${prefix}: missing "${node.type}"` : `${prefix} near "${collapse(node.text).slice(0, 60)}"`,
     path,
     line: line(node),
     node_id: moduleId,
   }));
   const extra = found[SYNTAX_ISSUES_MAX];
   if (extra !== undefined) {
-    issues.push({
-      severity: 'warning', code: 'syntax_error', message: `${language} syntax error: ${found.length - SYNTAX_ISSUES_MAX} more after the first ${SYNTAX_ISSUES_MAX}`,
-      path, line: line(extra), node_id: moduleId,
-    });
+    issues.push({ severity, code, message: `${prefix}: ${found.length - SYNTAX_ISSUES_MAX} more after the first ${SYNTAX_ISSUES_MAX}`, path, line: line(extra), node_id: moduleId });
   }
   return issues;
 }

@@ -16,6 +16,7 @@ import { cppFunctionDefinitions, cppIncludeLines, cppTypeDefinitions } from '@do
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, named } from '../tree.js';
+import { isUnexpandedPreprocessor } from './cpp-preproc.js';
 import { cppResolver } from '@docforge/module-resolution';
 
 const KEYWORDS = new Set([
@@ -360,6 +361,7 @@ export const CPP_SPEC: LanguageSpec = {
   // `.c` always; `.h` when the descriptor says the project is C (`[adapter.c] headers = "c"`).
   dialect: { grammar: 'tree-sitter-c/tree-sitter-c.wasm', applies: (path, options) => path.endsWith('.c') || (path.endsWith('.h') && options?.['c']?.['headers'] === 'c') },
   extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx'],
+  syntaxArtefact: isUnexpandedPreprocessor,
   keywords: KEYWORDS,
   // ERROR: C prototypes followed by attribute macros (cPrototypeDeclarator).
   interesting: set(...Object.keys(TYPES), 'ERROR', 'type_definition', 'namespace_definition', 'function_definition', 'declaration', 'field_declaration', 'preproc_include',
