@@ -44,7 +44,7 @@ export function jsDocTypeName(expr: string): string | null {
 export function jsDocParamTypes(sf: ts.SourceFile, docNode: ts.Node): Map<string, string | null> {
   const types = new Map<string, string | null>();
   for (const line of jsDocLines(sf, docNode)) {
-    const m = /^@(?:param|arg|argument)\s+\{([^{}]*)\}\s*\[?\s*([A-Za-z_$][\w$]*)(\s*[\]=]|\s|$)/.exec(line);
+    const m = /^@(?:param|arg|argument)\s+\{([^{}]*)\}\s*(?:\[\s*)?([A-Za-z_$][\w$]*)(\s*[\]=]|\s|$)/.exec(line);
     if (m === null) continue;
     const type = jsDocTypeName(m[1]!);
     const name = m[2]!;
