@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 import { parseToml, TomlError } from './toml.js';
-import { appendAll, AUTHORED_NODE_FIELDS, withContentHash, type GraphEdge, type GraphNode, type AuthoredNodeField, type NodeOrigin, type ReviewStamp, type SourceIssue } from '@docforge/core';
+import { appendAll, AUTHORED_NODE_FIELDS, hashJson, type GraphEdge, type GraphNode, type AuthoredNodeField, type NodeOrigin, type ReviewStamp, type SourceIssue } from '@docforge/core';
 import { commentStamps, frontMatterStamps, type RawReviewEntry } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
 import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
@@ -193,8 +193,12 @@ function vocabularyIssues(node: GraphNode, descriptor: Descriptor, path: string)
   return issues;
 }
 
-function makeNode(fields: Omit<GraphNode, 'content_hash' | 'language' | 'capabilities'>): GraphNode {
-  return withContentHash({ ...fields, language: null, capabilities: [] });
+/** A node built once in its kept form (issue 35): one literal in the usual key order, so all pages' nodes share one hidden class; hashed as `withContentHash` does. */
+function makeNode(f: Omit<GraphNode, 'content_hash' | 'language' | 'capabilities'>): GraphNode {
+  const h: Omit<GraphNode, 'content_hash'> = { id: f.id, kind: f.kind, title: f.title, family: f.family, authority: f.authority, status: f.status, tags: f.tags,
+    summary: f.summary, body: f.body, source_path: f.source_path, start_line: f.start_line, end_line: f.end_line, anchors: f.anchors, origin: f.origin, language: null, capabilities: [] };
+  return { id: h.id, kind: h.kind, title: h.title, family: h.family, authority: h.authority, status: h.status, tags: h.tags, summary: h.summary, body: h.body,
+    source_path: h.source_path, start_line: h.start_line, end_line: h.end_line, anchors: h.anchors, origin: h.origin, language: null, capabilities: h.capabilities, content_hash: hashJson(h) };
 }
 
 function relationEdges(fields: NodeFields, path: string, outline: TomlOutline, scope: string, offset: number, fallbackLine: number): GraphEdge[] {
