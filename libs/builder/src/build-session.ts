@@ -21,7 +21,7 @@ import type { BuildOutcome, BuildStats, BuildTask, CachedSource } from './build-
 import { writeStep } from './build-write.js';
 import { recordBaseline, reviewFindings } from './build-reviews.js';
 import { coverageFindings } from './build-coverage.js';
-import { parseBatch, reshaped, sameShape } from './parse.js';
+import { keptInline, parseBatch, reshaped, sameShape } from './parse.js';
 import { parsesInParallel } from './parse-pool.js';
 import { adapterFailure, extendGraph, identityWithInputs, projectAdapterVersionSuffix, type ProjectAdapterOutput, type ProjectAdapterReport } from './project-adapter.js';
 
@@ -185,7 +185,8 @@ export class BuildSession implements SessionContext {
       }
     }
     const batch = { root: task.root, entries: pending, knownHashes, logicAllowed: task.logicAllowed };
-    const parsedItems = parsesInParallel(pending)
+    const pooled = parsesInParallel(pending);
+    const parsedItems = pooled
       ? await caches.parsePool.parse(batch, (n) => this.progress('parse', stats.reused + n, task.entries.length))
       : await parseBatch(batch);
     for (const item of parsedItems) {
@@ -195,7 +196,7 @@ export class BuildSession implements SessionContext {
         current.set(item.entry.path, cached);
         stats.reused += 1;
       } else {
-        current.set(item.entry.path, reshaped(item.source));
+        current.set(item.entry.path, pooled || item.entry.role !== 'content' ? reshaped(item.source) : keptInline(item.source));
         stats.parsed += 1;
       }
     }

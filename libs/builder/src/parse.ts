@@ -184,3 +184,13 @@ export function sameShape<T extends object>(value: T): T {
 export function reshaped(source: CachedSource): CachedSource {
   return sameShape({ ...source, entry: sameShape(source.entry), nodes: source.nodes.map(sameShape), edges: source.edges.map(sameShape), links: source.links.map(sameShape) });
 }
+
+/**
+ * A content source parsed on this thread, kept as it was built (issue 35): its nodes, edges and
+ * links were made by one object literal per kind, so they already share hidden classes and are not
+ * copied again as {@link reshaped} copies a clone; only its entry (from the task message) is rebuilt.
+ */
+export function keptInline(source: CachedSource): CachedSource {
+  source.entry = sameShape(source.entry);
+  return source;
+}

@@ -16,6 +16,7 @@ export { isLogLevel, envLogLevel, repeatedOption, type OptionToken } from './cli
 export { ACCESS_ID_PATTERN, ACCESS_ID_RULE, MAX_ACCESS_ID_LENGTH, accessIdProblem } from './access-id.js';
 export { LOG_LEVELS, readDocforgeConfig, NO_TEST_FAULTS, WORKER_CONFIG_ENV, type DocforgeConfig, type TestFaults, type Environment } from './config.js';
 export { appendAll } from './arrays.js';
+export { ownString } from './own-string.js';
 export { mergeLinkOutputs } from './link-merge.js';
 export { ownValue, setOwn } from './own-keys.js';
 export { collectCodeText, MAX_CODE_TEXT_CHARS, MAX_CODE_LINE_CHARS, type NodeCodeText, type CodeTextOptions } from './code-text.js';

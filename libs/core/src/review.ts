@@ -6,7 +6,7 @@
  * changed statement under an unchanged doc comment does.
  */
 import type { EdgeReview, GraphNode, NodeReviewHash, ReviewState } from './model.js';
-import { sha256 } from './hash.js';
+import { createHash } from 'node:crypto';
 
 /** Hex characters of a review hash. */
 export const REVIEW_HASH_CHARS = 16;
@@ -16,7 +16,8 @@ export const REVIEW_HASH_PATTERN = /^[0-9a-f]{16}$/;
 
 /** The first {@link REVIEW_HASH_CHARS} hex characters of SHA-256 over the review text (UTF-8). */
 export function reviewHash(text: string): string {
-  return sha256(text).slice(0, REVIEW_HASH_CHARS);
+  // Hex of the digest's first bytes, not a slice of its 64-character hex: a kept slice would hold its parent alive.
+  return createHash('sha256').update(text).digest().toString('hex', 0, REVIEW_HASH_CHARS / 2);
 }
 
 /** A plain-Markdown stamp comment: `<!-- docforge-reviewed: TARGET=HASH ... -->` alone on its line. */

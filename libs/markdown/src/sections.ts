@@ -5,7 +5,7 @@
  * nothing here scans Markdown text with its own rules.
  */
 import type { Token } from 'markdown-it';
-import { appendAll, type Anchor, type GraphNode } from '@docforge/core';
+import { appendAll, ownString, type Anchor, type GraphNode } from '@docforge/core';
 import { Slugger } from './slug.js';
 
 /** Plain text of an inline token (text and code spans; breaks as spaces; images skipped). */
@@ -145,7 +145,7 @@ export function collectSections(tokens: readonly Token[], body: string, firstLin
       while (open.length > 0 && open[open.length - 1]!.level >= level) close(open.pop()!, line);
       const inline = tokens[index + 1];
       const text = inlineText(inline).trim();
-      const anchor: Anchor = { slug: slugger.slug(text), title: (inline?.content ?? text).trim(), level, line, end_line: line, aliases: [] };
+      const anchor: Anchor = { slug: slugger.slug(text), title: ownString((inline?.content ?? text).trim()), level, line, end_line: line, aliases: [] };
       anchors.push(anchor);
       open.push(anchor);
       attach(pending, anchor);

@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 import { parseToml, TomlError } from './toml.js';
-import { appendAll, AUTHORED_NODE_FIELDS, withContentHash, type GraphEdge, type GraphNode, type AuthoredNodeField, type NodeOrigin, type ReviewStamp, type SourceIssue } from '@docforge/core';
+import { appendAll, AUTHORED_NODE_FIELDS, hashJson, ownString, type GraphEdge, type GraphNode, type AuthoredNodeField, type NodeOrigin, type ReviewStamp, type SourceIssue } from '@docforge/core';
 import { commentStamps, frontMatterStamps, type RawReviewEntry } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
 import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
@@ -127,14 +127,15 @@ function relationNameWarnings(result: ContentParse, fields: NodeFields, path: st
 /** Validates the node fields shared by front matter and `[[node]]` entries. Throws FieldError. */
 function readFields(table: Table, allowed: readonly string[]): NodeFields {
   // Ids compare in NFC (issue 30 item 3), whichever normal form the file was written in.
-  const id = requiredString(table, 'id').normalize('NFC');
+  // Kept strings of their own (own-string.ts): a slice of the TOML text would hold the whole text alive.
+  const id = ownString(requiredString(table, 'id').normalize('NFC'));
   if (id !== id.trim() || /\s/.test(id)) throw new FieldError('id', `"id" must not contain whitespace ("${id}")`);
   if (id.startsWith('code:')) throw new FieldError('id', `"id" must not start with the reserved prefix "code:" ("${id}")`);
   // Control, bidi and invisible format characters would reach terminals and links unseen, and an id
   // over the tools' node_id limit could never be named (docs/errors.md).
   const problem = nodeIdProblem(id);
   if (problem !== null) throw new FieldError('id', problem);
-  const kind = requiredString(table, 'kind');
+  const kind = ownString(requiredString(table, 'kind'));
   const title = requiredString(table, 'title');
   const tagsValue = table['tags'] ?? [];
   if (!Array.isArray(tagsValue) || tagsValue.some((tag) => typeof tag !== 'string')) throw new FieldError('tags', '"tags" must be an array of strings');
@@ -193,8 +194,12 @@ function vocabularyIssues(node: GraphNode, descriptor: Descriptor, path: string)
   return issues;
 }
 
-function makeNode(fields: Omit<GraphNode, 'content_hash' | 'language' | 'capabilities'>): GraphNode {
-  return withContentHash({ ...fields, language: null, capabilities: [] });
+/** A node built once in its kept form (issue 35): one literal in the usual key order, so all pages' nodes share one hidden class; hashed as `withContentHash` does. */
+function makeNode(f: Omit<GraphNode, 'content_hash' | 'language' | 'capabilities'>): GraphNode {
+  const h: Omit<GraphNode, 'content_hash'> = { id: f.id, kind: f.kind, title: ownString(f.title), family: f.family, authority: f.authority, status: f.status, tags: f.tags,
+    summary: f.summary, body: f.body, source_path: f.source_path, start_line: f.start_line, end_line: f.end_line, anchors: f.anchors, origin: f.origin, language: null, capabilities: [] };
+  return { id: h.id, kind: h.kind, title: h.title, family: h.family, authority: h.authority, status: h.status, tags: h.tags, summary: h.summary, body: h.body,
+    source_path: h.source_path, start_line: h.start_line, end_line: h.end_line, anchors: h.anchors, origin: h.origin, language: null, capabilities: h.capabilities, content_hash: hashJson(h) };
 }
 
 function relationEdges(fields: NodeFields, path: string, outline: TomlOutline, scope: string, offset: number, fallbackLine: number): GraphEdge[] {
@@ -207,7 +212,7 @@ function relationEdges(fields: NodeFields, path: string, outline: TomlOutline, s
       const key = `${relation}\u0000${target}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      edges.push({ source_id: fields.id, relation, target_id: target, source_path: path, line });
+      edges.push({ source_id: fields.id, relation, target_id: ownString(target), source_path: path, line });
     }
   }
   return edges;
