@@ -190,7 +190,9 @@ export function evaluate(view: ProjectView, operations: readonly Operation[], op
   // Operations that change no canonical file (a node created then deleted, only relations the node
   // lacks removed) could never be applied: apply refuses them. A reason that holds already must keep
   // the changeset draft, never let it become ready (break-it trial 48; the rule of issue 30 item 23).
-  if (projection.operations.length > 0 && ws.changedPaths().length === 0) {
+  // When an operation was already refused (its own error finding), that error says why nothing
+  // changed, and `no_change` would only repeat it.
+  if (projection.operations.length > 0 && ws.changedPaths().length === 0 && !findings.some((f) => f.severity === 'error')) {
     findings.push({ severity: 'error', code: 'no_change', message: 'the changeset changes no canonical file: its operations cancel out or change nothing, so it could never be applied', remediation: 'fix_operation', operation_index: null, node_id: null, path: null });
   }
 
