@@ -7,18 +7,13 @@
 // such code cannot run `import()`), and its canonical applier still loads.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MCP_ENTRY } from './helpers/paths.js';
 import { exampleProjectCopy, sharedExampleProject, tempDir } from './helpers/projects.js';
+import { searchSteps, stepwiseSession } from './helpers/stepwise.js';
 
-/** initialize, initialized, tools/list and one search: JSON-RPC frames, each group sent after the answer before it. */
-const STEPS: object[][] = [
-  [{ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bundle-cache-test', version: '0' } } }],
-  [{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }],
-  [{ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'docforge_search', arguments: { query: 'refund ledger', limit: 10 } } }],
-];
+const STEPS = searchSteps('bundle-cache-test');
 
 /** The cache file header libs/accelerate code-cache.cts writes before the SHA-256 and V8's data. */
 const MAGIC = 'DFV8CC1\n';
@@ -32,26 +27,7 @@ function stable(value: unknown): unknown {
 
 /** One docforge-mcp session through its launcher with `env` and `args` added, `steps` sent in turn: exit status and answers (timings aside). */
 async function session(root: string, env: Record<string, string>, args: string[] = [], steps: object[][] = STEPS): Promise<{ status: number | null; answers: unknown[]; stderr: string }> {
-  const child = spawn(process.execPath, [MCP_ENTRY, '--project-root', root, '--log-level', 'error', ...args], {
-    stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, DOCFORGE_ACCELERATE: '', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  let step = 0;
-  const send = (): void => {
-    if (step < steps.length) child.stdin.write(steps[step]!.map((frame) => `${JSON.stringify(frame)}\n`).join(''));
-    else child.stdin.end();
-    step += 1;
-  };
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-    if (stdout.split('\n').length - 1 === step) send();
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  send();
-  const status = await new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const { status, stdout, stderr } = await stepwiseSession(MCP_ENTRY, ['--project-root', root, '--log-level', 'error', ...args], env, steps);
   return { status, answers: stdout.split('\n').filter(Boolean).map((line) => stable(JSON.parse(line))), stderr };
 }
 

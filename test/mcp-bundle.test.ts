@@ -16,6 +16,7 @@ import path from 'node:path';
 import { REPO_ROOT } from './helpers/paths.js';
 import { exampleProjectCopy } from './helpers/projects.js';
 import { type LauncherApp, realInputs, tempLauncher } from './helpers/launchers.js';
+import { searchSteps, stepwiseSession } from './helpers/stepwise.js';
 
 const APP = path.join(REPO_ROOT, 'apps/mcp-server');
 const LAUNCHER = path.join(APP, 'bin/docforge-mcp.js');
@@ -23,12 +24,7 @@ const COMPILED = path.join(APP, 'dist/src/main.js');
 const BUNDLE = path.join(APP, 'dist/bundle/main.cjs');
 const TRACE = 'docforge-mcp-trace: ';
 
-/** initialize, initialized, tools/list and one search: JSON-RPC frames, each group sent after the answer before it. */
-const STEPS: object[][] = [
-  [{ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'mcp-bundle-test', version: '0' } } }],
-  [{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }],
-  [{ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'docforge_search', arguments: { query: 'refund ledger', limit: 10 } } }],
-];
+const STEPS = searchSteps('mcp-bundle-test');
 
 interface Run {
   status: number | null;
@@ -41,27 +37,7 @@ interface Run {
  * to the step before has come (stdin is closed after the last answer), its trace lines apart.
  */
 async function session(entry: string, root: string, env: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(process.execPath, [entry, '--project-root', root, '--log-level', 'error'], {
-    stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, DOCFORGE_ACCELERATE: '', DOCFORGE_MCP_TRACE: '1', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  let step = 0;
-  const send = (): void => {
-    if (step < STEPS.length) child.stdin.write(STEPS[step]!.map((frame) => `${JSON.stringify(frame)}\n`).join(''));
-    else child.stdin.end();
-    step += 1;
-  };
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-    // Every step but the notification's ends with one answer: its count of complete lines says which step is done.
-    if (stdout.split('\n').length - 1 === step) send();
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  send();
-  const status = await new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const { status, stdout, stderr } = await stepwiseSession(entry, ['--project-root', root, '--log-level', 'error'], { DOCFORGE_MCP_TRACE: '1', ...env }, STEPS);
   const trace = stderr.split('\n').filter((line) => line.startsWith(TRACE)).map((line) => line.slice(TRACE.length));
   return { status, stdout, trace };
 }
