@@ -7,9 +7,10 @@
  * it (no source map in it names a source outside it, and its scripts have no TypeScript source
  * twins elsewhere, as ajv's `dist/compile/index.js` has `lib/compile/index.ts`).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { InitLeftOut } from './left-out.js';
+import { listFiles, MAX_SCANNED_FILES } from './list-files.js';
 
 /** Most script files read for imports, and most bytes read of each (a bound on init's cost). */
 const MAX_IMPORTERS = 2_000;
@@ -24,28 +25,6 @@ const TS_SOURCE = /\.[cm]?tsx?$/;
 const TEST_PATH = /(^|\/)(tests?|__tests__)\/|\.(test|spec|tst)\.[a-z]+$/i;
 /** A relative module specifier after `from`, `require(`, `import(` or a bare `import`. */
 const RELATIVE_SPECIFIER = /(?:\bfrom|\brequire\(|\bimport\(?)\s*(['"])(\.\.?\/[^'"\r\n]*)\1/g;
-
-/** Project-relative POSIX paths of the files below `dir` (relative to `root`), skipping hidden folders, node_modules and `skip`. */
-function filesBelow(root: string, dir: string, skip: (rel: string) => boolean): string[] {
-  const found: string[] = [];
-  const stack = [dir];
-  while (stack.length > 0) {
-    const current = stack.pop()!;
-    let entries;
-    try {
-      entries = readdirSync(join(root, current), { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      const rel = current === '' ? entry.name : `${current}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (!entry.name.startsWith('.') && entry.name !== 'node_modules' && !skip(rel)) stack.push(rel);
-      } else if (entry.isFile()) found.push(rel);
-    }
-  }
-  return found.sort();
-}
 
 /** The first importer outside `folder`, not a test source, with a relative specifier that lands inside it (`file imports 'specifier'`); null when none. */
 function importerInto(root: string, folder: string, outside: readonly string[]): string | null {
@@ -107,15 +86,18 @@ function hasSourceTwins(folder: string, inside: readonly string[], outside: read
  * source (`test/`, `*.test.js`: fastify's tests import its `build/` scripts), imports a path
  * inside (`index.mjs` → `./build/lib/yargs-factory.js`), no source map inside names a source
  * present outside, and fewer than half of their scripts have a TypeScript source twin outside.
- * Each kept folder comes with the reason init prints. Reads listings, scripts (first 256 KiB of
- * at most 2,000) and at most 50 source maps per folder; never throws on unreadable files.
+ * Each kept folder comes with the reason init prints. Reads listings (at most
+ * {@link MAX_SCANNED_FILES} files, else nothing is kept), scripts (first 256 KiB of at most 2,000)
+ * and at most 50 source maps per folder; never throws on unreadable files.
  * @param root absolute project root
  * @param folders project-relative folder names (no trailing slash), each a candidate
  * @param skip project-relative folders never read (hidden and `node_modules` are always skipped)
  */
 export function buildFoldersHoldingCode(root: string, folders: readonly string[], skip: (rel: string) => boolean): InitLeftOut[] {
   const candidates = new Set(folders);
-  const all = filesBelow(root, '', (rel) => skip(rel) && !candidates.has(rel));
+  const all = listFiles(root, [''], (rel, name) => name.startsWith('.') || name === 'node_modules' || (skip(rel) && !candidates.has(rel)), () => true);
+  // Past the listing bound nothing is kept: the build folders stay excluded, as init proposes by name.
+  if (all === null) return [];
   const present = new Set(all);
   const kept: InitLeftOut[] = [];
   for (const folder of folders) {

@@ -6,12 +6,8 @@
  * from a name alone where it could be a source: a twin glob only when every file it matches has
  * its twin, a bundle glob only when the code roots hold other code too.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { InitLeftOut } from './left-out.js';
-
-/** Most files the scan reads (a bound on init's cost in huge trees); past it nothing is proposed. */
-export const MAX_SCANNED_FILES = 200_000;
+import { listFiles, type MAX_SCANNED_FILES } from './list-files.js';
 
 /** A twin rule: files ending in `ext` that each have a file ending in `twin` of the same stem beside them. */
 const TWINS: readonly { ext: string; twin: string; what: string }[] = [
@@ -32,28 +28,7 @@ const SCRIPT = /\.[cm]?[jt]sx?$/;
 
 /** Script files (project-relative paths) under the code roots, or null past {@link MAX_SCANNED_FILES}. */
 function scripts(root: string, codeRoots: readonly string[], skipDir: (rel: string, name: string) => boolean): string[] | null {
-  const found: string[] = [];
-  let seen = 0;
-  const stack = codeRoots.map((dir) => (dir === '.' ? '' : dir));
-  while (stack.length > 0) {
-    const dir = stack.pop()!;
-    let entries;
-    try {
-      entries = readdirSync(join(root, dir), { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      const rel = dir === '' ? entry.name : `${dir}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (!skipDir(rel, entry.name)) stack.push(rel);
-      } else if (entry.isFile() && SCRIPT.test(entry.name)) {
-        if (++seen > MAX_SCANNED_FILES) return null;
-        found.push(rel);
-      }
-    }
-  }
-  return found.sort();
+  return listFiles(root, codeRoots.map((dir) => (dir === '.' ? '' : dir)), skipDir, (name) => SCRIPT.test(name));
 }
 
 /** `paths` as a short list for a reason: the first three, then how many more. */
