@@ -15,7 +15,7 @@ export { buildFunctionLogic } from './logic.js';
 export { typescriptLinker, compilerResolvable } from './linker.js';
 export { lexTokens } from '@docforge/ts-lexer';
 export { linkTypeScript, linkTypeScriptFiles } from './link.js';
-export { isTsLinkData, isWellFormedTsLinkData } from './link-data.js';
+export { isTsLinkData, isWellFormedTsLinkData } from '@docforge/ts-link-model';
 export { SpecifierResolver } from './resolve.js';
 export { fileCandidates, resolutionModeOf } from '@docforge/ts-paths';
 

@@ -6,7 +6,7 @@
 import './prime.js';
 import ts from './compiler-api.js';
 import type { Extraction, Scope } from './declarations.js';
-import type { TsCallShape, TsCallSite } from './link-data.js';
+import type { TsCallShape, TsCallSite } from '@docforge/ts-link-model';
 import { recordWritingCall } from './literals.js';
 import { accessName, dottedName, lineAt, literalText, unwrap } from './syntax.js';
 

@@ -9,7 +9,7 @@ import { codeId, encodeMemberName, withContentHash } from '@docforge/core';
 import type { CodeExtractInput, GraphEdge, GraphNode, LogicFlow, LogicStep, SourceIssue } from '@docforge/core';
 import type {
   TsBinding, TsCallSite, TsDeclRecord, TsExportRecord, TsHeritageRecord, TsImportRecord, TsLinkData, TsLiteralMember,
-} from './link-data.js';
+} from '@docforge/ts-link-model';
 import { headerComment, moduleNode, type TsExtractResult } from './module-node.js';
 import { isDeclarationPath, isEntrypointPath, isTestPath, languageOf, scriptKindOf } from './paths.js';
 import { firstParagraph, hasModifier, leadingJsDoc, lineAt, nodeLines, oneLine } from './syntax.js';

@@ -16,7 +16,7 @@ export type { TsLinkInput } from './link.js';
 export type { FunctionLogic, LogicOwnerNode } from './logic.js';
 export type {
   TsLinkData, TsImportRecord, TsBinding, TsExportRecord, TsDeclRecord, TsCallShape, TsCallSite, TsHeritageRecord,
-} from './link-data.js';
+} from '@docforge/ts-link-model';
 export type { Resolution } from './resolve.js';
 export type { ResolutionMode } from '@docforge/ts-paths';
 

@@ -10,7 +10,7 @@ import { codeId, withContentHash } from '@docforge/core';
 import type { CodeExtractInput, GraphNode } from '@docforge/core';
 import { headerComment, moduleSummary, type TsExtractResult } from './module-node.js';
 import { isEntrypointPath, isTestPath, languageOf } from './paths.js';
-import type { TsImportRecord, TsLinkData } from './link-data.js';
+import type { TsImportRecord, TsLinkData } from '@docforge/ts-link-model';
 import { lexTokens, type LexToken } from '@docforge/ts-lexer';
 
 const MAX_LOOKAHEAD = 400;

@@ -6,7 +6,7 @@
  */
 import { posix } from 'node:path';
 import type { PartialLinkPlan } from '@docforge/core';
-import { isTsLinkData, type TsLinkData } from './link-data.js';
+import { isTsLinkData, type TsLinkData } from '@docforge/ts-link-model';
 
 /**
  * What linking another file can read of a file's link data, as a comparable string: the whole link

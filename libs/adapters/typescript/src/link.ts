@@ -1,8 +1,8 @@
 import { appendAll, mergeLinkOutputs, type FileLinkOutput, type GraphEdge, type LinkInput, type LinkResult, type ModuleResolver, type PartialLinkPlan, type PartialLinkResult, type SourceIssue } from '@docforge/core';
-import { isTsLinkData } from './link-data.js';
-import type { TsBinding, TsCallSite, TsDeclRecord, TsExportRecord, TsLinkData } from './link-data.js';
-import { buildModuleInfo, MAX_DEPTH, type ModuleInfo, type Target } from './link-model.js';
-import { ReceiverResolver, type NameResolution } from './receivers.js';
+import {
+  buildModuleInfo, isTsLinkData, MAX_DEPTH, ReceiverResolver,
+  type ModuleInfo, type NameResolution, type Target, type TsBinding, type TsCallSite, type TsDeclRecord, type TsExportRecord, type TsLinkData,
+} from '@docforge/ts-link-model';
 import { SpecifierResolver } from './resolve.js';
 import { excludedNote } from './excluded-note.js';
 import { affectedFiles, quietChanges } from './link-plan.js';

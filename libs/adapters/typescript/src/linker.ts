@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type { CodeLinker } from '@docforge/core';
-import { isWellFormedTsLinkData } from './link-data.js';
+import { isWellFormedTsLinkData } from '@docforge/ts-link-model';
 import { linkTypeScript, linkTypeScriptFiles } from './link.js';
 import { typescriptManifest } from './manifest.js';
 

@@ -7,7 +7,7 @@
 import './prime.js';
 import ts from './compiler-api.js';
 import type { Extraction, Scope } from './declarations.js';
-import type { TsLiteralMember } from './link-data.js';
+import type { TsLiteralMember } from '@docforge/ts-link-model';
 import { dottedName, lineAt, literalText, unwrap } from './syntax.js';
 
 /** The `this_of` of code inside a method or accessor written in the literal `const name = { ... }`. */

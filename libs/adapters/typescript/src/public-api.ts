@@ -6,7 +6,7 @@
  * spelling: a name is listed only when the linker's export resolution reaches a declaration.
  */
 import { ApiTable, MAX_API_NAMES, type SourceIssue } from '@docforge/core';
-import type { Target, ModuleInfo } from './link-model.js';
+import type { Target, ModuleInfo } from '@docforge/ts-link-model';
 import { exportTable, WalkBudget, type StarWalk } from '@docforge/ts-paths';
 
 /** What enumerating a package's public names needs from the linker. */

@@ -1,6 +1,7 @@
 /**
  * The adapter-private `link_data` of one extracted file (JSON-serializable). The index stores it
- * opaquely and hands it back to {@link linkTypeScript}; no other package reads it.
+ * opaquely and hands it back to the TypeScript adapter's `linkTypeScript`; only that adapter and
+ * this package read it.
  */
 
 /** One module reference: ES import, export-from, `require('x')` or `import('x')`. */
