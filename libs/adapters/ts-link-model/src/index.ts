@@ -9,7 +9,7 @@
  */
 export type {
   TsLinkData, TsImportRecord, TsBinding, TsExportRecord, TsDeclRecord, TsCallShape, TsCallSite, TsHeritageRecord,
-  TsLiteralMember, TsTypedNames,
+  TsLiteralMember, TsTypedNames, TsTypedef,
 } from './link-data.js';
 export { isTsLinkData, isWellFormedTsLinkData } from './link-data.js';
 export { MAX_DEPTH, buildModuleInfo, type ModuleInfo, type NameResolution, type Target } from './link-model.js';

@@ -132,6 +132,16 @@ export interface TsLiteralMember {
   value: string | null;
 }
 
+/**
+ * A JSDoc `@typedef` alias of a JavaScript file (jsdoc-types.ts): `type` is the bare or dotted
+ * name the alias stands for, resolved from the file's module scope; with `specifier`, `type` is
+ * the name that module exports (`@typedef {import('./help.js').Help} HelpT`).
+ */
+export interface TsTypedef {
+  type: string;
+  specifier?: string;
+}
+
 /** Everything the linker needs from one file. */
 export interface TsLinkData {
   format: 'docforge-ts-link/2';
@@ -187,6 +197,8 @@ export interface TsLinkData {
   value_refs?: Record<string, number>;
   /** Module-level consts (`k`) and const object literal members (`keys.k`) initialized with `Symbol(...)`; absent when none. */
   symbols?: string[];
+  /** A JavaScript file's JSDoc `@typedef` aliases: null for one whose type is refused or defined twice differently; absent when none. */
+  typedefs?: Record<string, TsTypedef | null>;
 }
 
 type Check = (value: unknown) => boolean;
@@ -228,6 +240,7 @@ const LINK_DATA_FIELDS: Record<string, Check> = {
   protos: optional(mapOf(mapOf(str))),
   copied: optional(strings),
   symbols: optional(strings),
+  typedefs: optional(mapOf((v) => v === null || record({ type: str, specifier: optional(str) })(v))),
 };
 
 /** Whether a value carries this adapter version's link data tag (what the linker checks: data it reads from a cache was checked whole by {@link isWellFormedTsLinkData} when read). */

@@ -80,6 +80,8 @@ export interface NameResolution {
   superclass(cls: Target): Target | null;
   /** The module a specifier of `mod` names, or null (external, unresolved or not extracted). */
   moduleFor(mod: ModuleInfo, specifier: string): ModuleInfo | null;
+  /** What `mod` exports as `name` (own exports, re-exports, star exports), or null; `depth` counts the steps taken so far. */
+  resolveExport(mod: ModuleInfo, name: string, depth: number): Target | null;
   /** The extracted module at a project path, or null. */
   moduleAt(path: string): ModuleInfo | null;
   /** Records that a result was cut by a cycle or the depth limit, so it may depend on the linking order. */

@@ -23,6 +23,13 @@ function typedName(names: TsTypedNames | undefined, name: string): string | unde
   return names !== undefined && Object.hasOwn(names, name) ? names[name] : undefined;
 }
 
+/** The target when it is a class, interface or constructor function (a type that has methods), else null. */
+function classLike(target: Target | null): ClassTarget | null {
+  if (target?.kind !== 'decl') return null;
+  const kind = target.decl.kind;
+  return kind === 'class' || kind === 'interface' || target.mod.classLike.has(target.decl.id) ? target : null;
+}
+
 /** How a name is bound in a scope: with a proven type, bound without one, or not a local at all. */
 type LocalBinding = { kind: 'typed'; type: string; scopeId: string | null } | { kind: 'untyped'; scopeId: string | null } | { kind: 'none' };
 
@@ -115,28 +122,44 @@ export class ReceiverResolver {
    * null. `call:f` / `await:f` stand for the (awaited) declared return type of the function or
    * method `f` resolves to.
    */
-  private resolveType(mod: ModuleInfo, scopeId: string | null, type: string): ClassTarget | null {
+  private resolveType(mod: ModuleInfo, scopeId: string | null, type: string, depth = 0): ClassTarget | null {
+    if (depth > MAX_DEPTH) return null; // a cycle of aliases or return types (memo-free, so not order-sensitive)
     const marker = /^(call|await):(.+)$/.exec(type);
     if (marker !== null) {
-      const callee = this.names.resolveDotted(mod, scopeId, marker[2]!);
+      const callee = this.callee(mod, scopeId, marker[2]!);
       if (callee?.kind !== 'decl' || (callee.decl.kind !== 'function' && callee.decl.kind !== 'method')) return null;
       const returns = callee.decl.returns;
       if (returns === undefined) return null;
       const awaited = returns.startsWith('await:');
       // `await f()` of a non-Promise return type is that type; `f()` of a Promise is no class.
       if (awaited && marker[1] !== 'await') return null;
-      return this.resolveType(callee.mod, callee.decl.id, awaited ? returns.slice('await:'.length) : returns);
+      return this.resolveType(callee.mod, callee.decl.id, awaited ? returns.slice('await:'.length) : returns, depth + 1);
     }
     const root = type.split('.')[0]!;
     for (let current = scopeId; current !== null;) {
       if (mod.data.type_params[current]?.includes(root)) return null;
       current = mod.decls.get(current)?.parent ?? null;
     }
-    const target = this.names.resolveDotted(mod, scopeId, type);
-    if (target?.kind !== 'decl') return null;
-    const kind = target.decl.kind;
-    if (kind === 'class' || kind === 'interface' || target.mod.classLike.has(target.decl.id)) return target;
-    return null;
+    const named = this.names.resolveDotted(mod, scopeId, type);
+    const def = named === null && mod.data.typedefs !== undefined && Object.hasOwn(mod.data.typedefs, root) ? mod.data.typedefs[root] ?? null : null;
+    if (def === null) return classLike(named);
+    // A JSDoc alias the scope binds no other way: what its type names from module scope.
+    if (def.specifier === undefined) return this.resolveType(mod, null, `${def.type}${type.slice(root.length)}`, depth + 1);
+    const from = type === root ? this.names.moduleFor(mod, def.specifier) : null;
+    return from === null ? null : classLike(this.names.resolveExport(from, def.type, depth + 1));
+  }
+
+  /**
+   * The function or method a `call:` marker's callee names from a scope: a dotted name, or
+   * `this.a.f@<this_of>`, resolved as the `this` call `this.a.f()` in that `this` would be.
+   */
+  private callee(mod: ModuleInfo, scopeId: string | null, text: string): Target | null {
+    if (!text.startsWith('this.')) return this.names.resolveDotted(mod, scopeId, text);
+    const at = text.indexOf('@');
+    if (at < 0) return null;
+    const path = text.slice('this.'.length, at).split('.');
+    const name = path.pop()!;
+    return this.resolveThis(mod, { owner: scopeId ?? mod.id, shape: 'this', name, object: null, line: 0, path, this_of: text.slice(at + 1) });
   }
 
   /**

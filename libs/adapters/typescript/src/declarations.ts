@@ -12,6 +12,7 @@ import type {
 } from '@docforge/ts-link-model';
 import { headerComment, moduleNode, type TsExtractResult } from './module-node.js';
 import { isDeclarationPath, isEntrypointPath, isTestPath, languageOf, scriptKindOf } from './paths.js';
+import { jsDocReturnType, jsDocTypedefs } from './jsdoc-types.js';
 import { firstParagraph, hasModifier, leadingJsDoc, lineAt, nodeLines, oneLine } from './syntax.js';
 
 /** Longest node summary, in characters. */
@@ -288,6 +289,18 @@ export class ExtractState {
     return this.localTypes.get(ownerId)?.get(name) ?? null;
   }
 
+  /**
+   * A JavaScript function's `@return {T}` (jsdoc-types.ts) as its declared return type, as an
+   * annotation would be; not when the body returns an object literal (`returned`: the code proves
+   * what it returns, the comment only claims it) or an annotation already declared one.
+   */
+  documentedReturn(id: string, docNode: ts.Node): void {
+    const record = this.decls.get(id)!.record;
+    if (this.language !== 'javascript' || record.returns !== undefined || record.returned !== undefined) return;
+    const documented = jsDocReturnType(this.sf, docNode);
+    if (documented !== null) record.returns = documented;
+  }
+
   /** Records a field type of a class: `declared` by annotation/initializer, else as assigned through `this`. */
   fieldType(classId: string, name: string, type: string | null, declared: boolean): void {
     const map = declared ? this.declaredFields : this.assignedFields;
@@ -403,6 +416,7 @@ export class ExtractState {
       ...(this.moduleSymbols.size > 0 ? { symbols: [...this.moduleSymbols].sort() } : {}),
     };
     this.literalData(linkData);
+    if (this.language === 'javascript') Object.assign(linkData, jsDocTypedefs(sf));
     for (const [owner, votes] of this.localTypes) {
       const typed = agreed(votes);
       if (Object.keys(typed).length > 0) linkData.locals[owner] = typed;

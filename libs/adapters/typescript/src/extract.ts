@@ -19,8 +19,7 @@ import { moduleNode, type TsExtractResult } from './module-node.js';
 import { typeScriptCodeText } from './code-text.js';
 import { returnedLiteralMembers, symbolNames } from './returned-literal.js';
 import {
-  accessName, boundNames, constructedType, dottedName, dynamicImportSpecifier, hasModifier, lineAt, oneLine, propertyNameText,
-  requireSpecifier, returnTypeText, typeRefText, unwrap,
+  accessName, boundNames, constructedType, dottedName, dynamicImportSpecifier, hasModifier, lineAt, oneLine, propertyNameText, requireSpecifier, returnTypeText, typeRefText, unwrap,
 } from './syntax.js';
 
 const MAX_SYNTAX_ISSUES = 20;
@@ -110,6 +109,7 @@ class Extractor extends ExtractState implements Walker {
         if (returned.keys.length > 0) this.decls.get(id)!.record.returned_keys = returned.keys;
       }
     }
+    this.documentedReturn(id, docNode);
     this.recordTypeParams(id, fn.typeParameters);
     if (merged && fn.body === undefined) return id;
     // A method sees its class (or constructor function); an arrow its enclosing `this`; a function its own.
@@ -463,10 +463,9 @@ class Extractor extends ExtractState implements Walker {
         } else if (init && ts.isPropertyAccessExpression(init) && requireSpecifier(init.expression) !== null) {
           this.bindings.push({ local: name, specifier: requireSpecifier(init.expression)!, imported: init.name.text });
         } else {
-          // A const (or a TypeScript let/var, whose type TypeScript enforces) with an annotation or `new X()`;
-          // a module-level const object literal, or a const made by `Object.create` (literals.ts).
+          // A const (or a TypeScript let/var, whose type TypeScript enforces) with an annotation or `new X()`; a module-level const object literal, or a const made by `Object.create` (literals.ts).
           const type = typeRefText(decl.type) ?? (this.language === 'javascript' ? jsDocVariableType(sf, docNode) : null) ?? (literalInit !== null ? `literal:${name}` : null) ?? (isConst ? protoType(init, scope) : null)
-            ?? (isConst || this.language === 'typescript' ? constructedType(decl.initializer) : null);
+            ?? (isConst || this.language === 'typescript' ? constructedType(decl.initializer, scope.thisOf) : null);
           this.bindTyped(scope.ownerId, name, type);
           if (isConst && scope.topLevel) this.moduleConsts.add(name);
           if (literalInit !== null) visitConstLiteral(this, name, literalInit, scope);

@@ -160,9 +160,12 @@ export function typeRefText(type: ts.TypeNode | undefined): string | null {
 
 /**
  * The type an expression is proven to have by its own syntax: `new X(...)` / `new ns.X<T>()`
- * gives `X` / `ns.X`, `e as T` / `<T>e` gives T's reference text; null otherwise.
+ * gives `X` / `ns.X`, `e as T` / `<T>e` gives T's reference text; a call of a dotted callee
+ * `call:f.g` (`await:f.g` awaited), whose declared return type the linker looks up; with `thisOf`
+ * (the scope's `this`, as a `this` call site records it), a call `this.a.f()` gives
+ * `call:this.a.f@<thisOf>`. Null otherwise.
  */
-export function constructedType(expr: ts.Expression | undefined): string | null {
+export function constructedType(expr: ts.Expression | undefined, thisOf: string | null = null): string | null {
   if (expr === undefined) return null;
   let e = expr;
   while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
@@ -181,8 +184,19 @@ export function constructedType(expr: ts.Expression | undefined): string | null 
   if (ts.isCallExpression(e)) {
     const callee = dottedName(e.expression);
     if (callee !== null) return `${awaited ? 'await' : 'call'}:${callee}`;
+    const viaThis = thisOf === null ? null : thisDotted(e.expression);
+    if (viaThis !== null) return `${awaited ? 'await' : 'call'}:${viaThis}@${thisOf}`;
   }
   return null;
+}
+
+/** `this.a.f` (identifiers after `this`) as written, else null. */
+function thisDotted(expr: ts.Expression): string | null {
+  const e = unwrap(expr);
+  if (!ts.isPropertyAccessExpression(e) || !ts.isIdentifier(e.name)) return null;
+  const inner = unwrap(e.expression);
+  const left = inner.kind === ts.SyntaxKind.ThisKeyword ? 'this' : thisDotted(inner);
+  return left === null ? null : `${left}.${e.name.text}`;
 }
 
 /**

@@ -47,6 +47,7 @@ test('commander 14.0.3: option.attributeName() and option.name() in addOption (@
     const result = link({ 'index.js': readFileSync(path.join(dir, 'index.js'), 'utf8'), ...jsFiles(dir, 'lib') });
     assert.deepEqual(callersOf(result, 'code:lib/option.js#Option.attributeName'), [
       'code:lib/command.js#Command.addOption', // 674: `@param {Option} option` on addOption
+      'code:lib/command.js#Command.version', // 2201: `const versionOption = this.createOption(...)`, `@return {Option}` (adapter 1.7.4)
       'code:lib/option.js#DualOptions.valueFromOption', // 298: `@param {Option} option`
     ]);
     const addOption = calls(result, 'code:lib/command.js#Command.addOption');
