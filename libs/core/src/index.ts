@@ -27,6 +27,7 @@ export type { ParameterList, MarkdownToken } from './param-lists.js';
 export { parameterLists, listedName } from './param-lists.js';
 export { javaImportLines, rustDeclarations, withoutAngles, withoutQuery, firstBraced, trimTrailing } from './linear-scan.js';
 export { cppFunctionDefinitions, cppIncludeLines, type IncludeLine } from './linear-scan-cpp.js';
+export { maskSource, lineAtOffset, blankDeclarationMacros, type MaskSyntax } from './source-mask.js';
 export { modifierDeclarations, type DeclarationWords } from './linear-scan-decl.js';
 export { withoutTrailingDirective, goModuleLinePath, startsLikeModuleCode, trimMentionPunctuation, quotedStringBodies, staticImportSpecifiers } from './linear-scan-text.js';
 export { cppTypeDefinitions, rubyRequireLines, rustUseLines, phpUseLines, goImportSpecs, type PhpUse } from './linear-scan-source.js';

@@ -11,6 +11,7 @@ export { fileClosureResolver } from './file-closure.js';
 export { goModulePath, goResolver, goModuleIssues, goApi } from './go-resolve.js';
 export { cargoLibName, rustResolver, rustApi } from './rust-resolve.js';
 export { javaResolver, javaApi } from './java-resolve.js';
+export { JAVA_LANG_TYPES, javaLangType, javaLangMembers } from './java-lang.js';
 export { csharpResolver, csharpApi } from './csharp-resolve.js';
 export { phpResolver } from './php-resolve.js';
 export { rubyResolver } from './ruby-resolve.js';

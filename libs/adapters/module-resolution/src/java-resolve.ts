@@ -5,10 +5,11 @@
  * (nested `a.b.C.D` to `C.D`); `import static a.b.C.m;` binds `m` to the member `C.m`; `a.b.*`
  * makes the package's types visible by bare name after the file's own package, and `import static
  * a.b.C.*;` the static members of `C` after the single static imports. A bare type name also sees
- * the types of its own package, in every root.
+ * the types of its own package, in every root, and then, as an on-demand import, the project's own `java.lang` types (java-lang.ts).
  */
 import { ApiTable } from '@docforge/core';
 import type { ImportTarget, LanguageResolver, ResolveContext, TreeImport } from './types.js';
+import { javaLangOpens } from './java-lang.js';
 
 function dirname(path: string): string {
   const slash = path.lastIndexOf('/');
@@ -68,6 +69,9 @@ export function javaResolver(context: ResolveContext): LanguageResolver {
     },
     scope(file: string): readonly string[] {
       return byPackage.get(context.data.get(file)?.package ?? '') ?? [];
+    },
+    implicitOpens(file: string): readonly string[] {
+      return javaLangOpens(byPackage, context.data.get(file)?.package ?? '');
     },
   };
 }

@@ -64,4 +64,6 @@ export interface LanguageResolver {
   scope(file: string): readonly string[];
   /** Files a path head names that is no definition or import (Rust `crate`, `self`, `super` in a call in `owner`), or null. */
   pathHead?(file: string, owner: string, head: string): readonly string[] | null;
+  /** Files `file` opens without writing an import, as an on-demand import opens them (Java's implicit `java.lang.*`). */
+  implicitOpens?(file: string): readonly string[];
 }

@@ -133,6 +133,8 @@ class Extractor {
   readonly bases: TreeBase[] = [];
   /** Arity by draft qualified name (languages with overloads). */
   readonly arity: Record<string, [number, number | null]> = {};
+  /** Methods no subtype inherits, or only one of the same package, by draft qualified name (DefinitionMatch.access). */
+  readonly access: Record<string, 'private' | 'package'> = {};
   /** Declared result types by draft qualified name (LanguageSpec results). */
   readonly results: Record<string, (string[] | null)[]> = {};
   readonly logicSteps: LogicStep[] = [];
@@ -265,10 +267,10 @@ class Extractor {
     draft.capabilities.clear();
     draft.summary = cap(match.signature);
     draft.doc = docComment(precedingComments(match.docAnchor ?? node, spec.isComment, spec.skipBeforeDoc));
-    draft.exported = match.exported;
-    draft.typeParams = match.typeParams ?? [];
+    Object.assign(draft, { exported: match.exported, typeParams: match.typeParams ?? [] });
     if (match.arity !== undefined) this.arity[draft.qname] = [match.arity.min, match.arity.max];
     else delete this.arity[draft.qname];
+    if (match.access !== undefined) this.access[draft.qname] = match.access;
     for (const capability of match.capabilities) draft.capabilities.add(capability);
     for (const base of spec.bases?.(node) ?? []) this.bases.push({ owner: draft.qname, line: base.line, path: base.path, relation: base.relation, ...(base.mixin === undefined ? {} : { mixin: base.mixin }) });
     const isFunction = match.kind === 'function' || match.kind === 'method';
@@ -344,12 +346,11 @@ class Extractor {
     });
   }
 
-  /** The declared parameter types of every method whose qualified name is declared more than once (`m`, `m~2`...). */
+  /** The declared parameter types of every method (a subclass's or a base's overload of the same name may be in another file). */
   overloadParams(): Record<string, (string | null)[]> {
     const out: Record<string, (string | null)[]> = {};
     for (const draft of this.drafts) {
-      const base = draft.qname.replace(/~\d+$/, '');
-      if (draft.paramTypes === undefined || !this.byQname.has(`${base}~2`)) continue;
+      if (draft.paramTypes === undefined) continue;
       out[draft.qname] = draft.paramTypes.map((type) => (type === null || this.generic(type, draft) ? null : type));
     }
     return out;
@@ -379,6 +380,7 @@ class Extractor {
     if (this.spec.overloads === true) linkData.arity = this.arity;
     const params = this.spec.argTypes === undefined ? {} : this.overloadParams();
     if (Object.keys(params).length > 0) linkData.params = params;
+    if (Object.keys(this.access).length > 0) linkData.access = this.access;
     if (Object.keys(this.results).length > 0) linkData.results = this.results;
     const protos = this.drafts.filter((d) => d.declaration && (d.kind === 'function' || d.kind === 'method')).map((d) => d.qname);
     if (protos.length > 0) linkData.protos = protos;
@@ -403,7 +405,7 @@ export function extractTree(spec: LanguageSpec, input: CodeExtractInput): Extrac
   const extractor = new Extractor(spec, input.path, input.content, input.logic);
   let tree: Tree | null = null;
   try {
-    tree = parser.parse(input.content);
+    tree = parser.parse(spec.parseText?.(input.content) ?? input.content);
     if (tree === null) {
       return extractor.result([{ severity: 'error', code: 'syntax_error', message: `${spec.display} parser returned no tree`, path: input.path, line: null, node_id: extractor.module.id }]);
     }

@@ -75,6 +75,8 @@ export interface TreeLinkData {
   arity?: Record<string, [number, number | null]>;
   /** Declared parameter types (type text, null where unknown) of the overloaded methods (`m`, `m~2`...) by qualified name (Java, C#). */
   params?: Record<string, (string | null)[]>;
+  /** Methods no subtype inherits (`private`) or only one of the same package (`package`), by qualified name (Java, C#). */
+  access?: Record<string, 'private' | 'package'>;
   /** Declared result types by function qualified name (Go), one type path per result, null where it names no plain type. */
   results?: Record<string, (string[] | null)[]>;
   /**
@@ -140,5 +142,7 @@ export function readTreeLinkData(value: unknown, lang: string): TreeLinkData | n
   if (value['protos'] !== undefined && !isStringArray(value['protos'])) return null;
   const params = value['params'];
   if (params !== undefined && (!isRecord(params) || !Object.values(params).every(isTypeList))) return null;
+  const access = value['access'];
+  if (access !== undefined && (!isRecord(access) || !Object.values(access).every((a) => a === 'private' || a === 'package'))) return null;
   return value as unknown as TreeLinkData;
 }

@@ -27,10 +27,12 @@ export type Answer = DefRef | null | undefined;
  * One step of a type's plan, in order: `own`, the type's own member; `seq`, one ancestor whose answer,
  * if any, is the type's (`onUnresolved`: whether an unresolved ancestor stops the walk unproven,
  * `stop`, or ends it with no answer, `end`); `group`, ancestors of equal rank, whose one distinct
- * answer is the type's (two distinct answers, or one unproven, stop the walk unproven).
+ * answer is the type's (two distinct answers, or one unproven, stop the walk unproven); `known`, an ancestor outside the
+ * project whose every member name is known: one of them stops the walk unproven, any other name passes it.
  */
 export type Step =
   | { own: true }
+  | { known: ReadonlySet<string> }
   | { seq: DefRef | null; onUnresolved: 'stop' | 'end' }
   | { group: readonly DefRef[] };
 
@@ -100,6 +102,11 @@ export class AncestorWalk {
       if ('own' in step) {
         const own = this.host.own(frame.type, name, caller);
         if (own !== undefined) return own;
+        frame.i += 1;
+        continue;
+      }
+      if ('known' in step) {
+        if (step.known.has(name)) return null;
         frame.i += 1;
         continue;
       }

@@ -15,7 +15,7 @@ import { enclosingMember, unbare } from './link-enclosing.js';
 import { typedHostOf, typedTarget, type TypedHost } from './link-typed.js';
 import { CALLABLE, TYPES, parentMember, parentQname, qualifiedSuper, superMember } from './link-super.js';
 import { Prototypes } from './link-proto.js';
-import { byTypes } from './link-overloads.js';
+import { byTypes, withInherited } from './link-overloads.js';
 
 interface Binding {
   files?: string[];
@@ -48,8 +48,8 @@ class TreeLinker {
   };
   readonly context: ResolveContext;
   readonly rules: LanguageResolver;
-  /** Declared supertypes by type id, in declaration order (`target` null: named but not resolved), for {@link TreeLinker.plan}. */
-  readonly supertypes = new Map<string, { target: DefRef | null; relation: string; mixin?: string }[]>();
+  /** Declared supertypes by type id, in declaration order (`target` null: not resolved; `known`: its members, all known), for {@link TreeLinker.plan}. */
+  readonly supertypes = new Map<string, { target: DefRef | null; relation: string; mixin?: string; known?: ReadonlySet<string> }[]>();
   /** The argument count of the call being linked (under `overloads`), read by {@link TreeLinker.ref}; undefined between calls. */
   args: number | undefined = undefined;
   /** The call being linked when it shows argument types (under `overloads`), read by {@link TreeLinker.ref}; undefined between calls. */
@@ -113,7 +113,7 @@ class TreeLinker {
       if (range === undefined) return null;
       if (range[0] <= args && (range[1] === null || args <= range[1])) admitting.push(name);
     }
-    const only = admitting.length === 1 ? (admitting[0] as string) : admitting.length > 1 ? byTypes(this, info, admitting, args) : undefined;
+    const only = admitting.length === 1 ? (admitting[0] as string) : admitting.length > 1 ? byTypes(this, admitting.map((name) => ({ info, name })), args)?.name : undefined;
     const chosen = only === undefined ? undefined : info.defs.get(only);
     return only === undefined || chosen === undefined ? null : { file, qname: only, id: chosen.id, kind: chosen.kind };
   }
@@ -132,10 +132,11 @@ class TreeLinker {
     return hits.find((h) => h.file === `${snake}.rb` || h.file.endsWith(`/${snake}.rb`)) ?? [...hits].sort((a, b) => (a.file < b.file ? -1 : 1))[0] ?? null;
   }
 
-  /** A member of a type: in the type's file, else the one in its scope or the caller's file. */
+  /** A member of a type: in the type's file (with its ancestors' overloads, link-overloads.ts), else the one in its scope or the caller's file. */
   member(type: DefRef, name: string, caller: string): DefRef | null {
     const qname = `${type.qname}.${name}`;
-    return this.ref(type.file, qname) ?? this.unique([...this.rules.scope(type.file), caller].filter((f) => f !== type.file), qname);
+    if (this.infos.get(type.file)?.defs.has(qname) === true) return withInherited(this, type, name, this.ref(type.file, qname));
+    return this.unique([...this.rules.scope(type.file), caller].filter((f) => f !== type.file), qname);
   }
 
   /** Whether `kind` holds members a path or `<self>` reaches. */
@@ -200,15 +201,14 @@ class TreeLinker {
    * pair); `implements` clauses (PHP interfaces) hold no bodies and are skipped; an unresolved ancestor stops the walk
    * unproven. Otherwise (Java, C#, C++): the own member, the one superclass, then the interfaces, or the several base classes
    * of a C++ class, as one group whose one distinct answer counts. A supertype declared outside the project (not resolved)
-   * may declare any name: in Java and C# (`enclosingCalls`), whose simple-name lookup finds an inherited member before any
-   * static import or enclosing type, it stops the walk unproven (an unresolved superclass in its place, unresolved
-   * interfaces, an interface's among them, after the group: one default method the resolved ones give is the member, as two
-   * unrelated inherited defaults would not compile); in C++ an unresolved base class ends the walk with no answer (a free
-   * function may follow).
+   * may declare any name, and an inherited member hides a static import, an enclosing type's member or (C++) a free
+   * function, so it stops the walk unproven (an unresolved superclass in its place; unresolved interfaces, an interface's
+   * among them, or a C++ class's other bases after the group: one default method the resolved ones give is the member, as
+   * two unrelated inherited defaults would not compile).
    */
   plan(type: DefRef, instance: boolean): Step[] {
     const declared = this.supertypes.get(type.id) ?? [];
-    const seq = (list: readonly { target: DefRef | null }[]): Step[] => list.map(({ target }) => ({ seq: target, onUnresolved: 'stop' }));
+    const seq = (list: readonly { target: DefRef | null; known?: ReadonlySet<string> }[]): Step[] => list.map(({ target, known }) => (known !== undefined ? { known } : { seq: target, onUnresolved: 'stop' }));
     if (this.spec.mixins === true) {
       const inherits = seq(declared.filter((s) => s.relation === 'inherits'));
       if (!instance) return [{ own: true }, ...(declared.some((s) => s.mixin === 'extend') ? [{ seq: null, onUnresolved: 'stop' } as const] : []), ...inherits];
@@ -218,12 +218,10 @@ class TreeLinker {
     const classes = type.kind === 'interface' ? [] : declared.filter((s) => s.relation === 'inherits' && s.target?.kind !== 'interface');
     const others = declared.filter((s) => !classes.includes(s) && s.target !== null).map((s) => s.target as DefRef);
     const steps: Step[] = [{ own: true }];
-    const closed = this.spec.enclosingCalls !== undefined;
-    if (classes.length === 1) steps.push({ seq: classes[0]?.target ?? null, onUnresolved: closed ? 'stop' : 'end' });
+    if (classes.length === 1) steps.push(...seq(classes));
     else if (classes.length > 1) steps.push({ group: classes.filter((s) => s.target !== null).map((s) => s.target as DefRef) });
     if (others.length > 0) steps.push({ group: others });
-    if (closed && (classes.length > 1 || declared.length > classes.length + others.length) && declared.some((s) => s.target === null)) steps.push({ seq: null, onUnresolved: 'stop' });
-    return steps;
+    return [...steps, ...seq(declared.filter((s) => s.target === null && !(classes.length === 1 && s === classes[0])))];
   }
 
   /** The walk's own-member step: `name` declared by `type` (null when the type's file declares it more than once). */
@@ -272,8 +270,8 @@ class TreeLinker {
       // `this(...)`: another constructor of the own class, never an inherited one.
       if (name === '<init>') return this.ref(info.path, `${selfType}.${selfType.slice(selfType.lastIndexOf('.') + 1)}`);
       const qname = `${selfType}.${name}`;
-      const own = this.ref(info.path, qname) ?? this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), qname);
       const selfDef = this.ref(info.path, selfType);
+      const own = selfDef !== null ? this.member(selfDef, name, info.path) : this.ref(info.path, qname) ?? this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), qname);
       if (own === null && this.spec.inherits === true && selfDef !== null && !info.defs.has(qname)) {
         // Inherited: the nearest ancestor declaring the name; an unproven one (overloaded, two bases) gives none.
         const inherited = this.walk.answer(selfDef, name, info.path, true, true);
@@ -331,6 +329,7 @@ class TreeLinker {
   }
 
   linkImports(info: FileInfo): void {
+    info.opens.push(...(this.rules.implicitOpens?.(info.path) ?? []));
     for (const imp of info.data.imports) {
       stat(this.stats, 'imports_total');
       const target: ImportTarget | null = this.rules.resolve(info.path, imp);
@@ -355,7 +354,9 @@ class TreeLinker {
       const owner = this.ref(info.path, base.owner);
       const target = owner === null ? null : this.resolvePath(info, parentQname(base.owner), base.path);
       const typed = target !== null && (TYPES.has(target.kind) || (this.spec.mixins === true && this.isScopeKind(target.kind)));
-      if (owner !== null) this.supertypes.set(owner.id, [...(this.supertypes.get(owner.id) ?? []), { target: typed ? target : null, relation: base.relation, mixin: base.mixin }]);
+      // A supertype outside the project whose members are all known (java.lang's).
+      const known = typed || owner === null ? undefined : this.spec.knownExternal?.(info.data.imports, base.path);
+      if (owner !== null) this.supertypes.set(owner.id, [...(this.supertypes.get(owner.id) ?? []), { target: typed ? target : null, relation: base.relation, mixin: base.mixin, known }]);
       if (owner !== null && target !== null && typed && target.id !== owner.id) {
         stat(this.stats, 'heritage_resolved');
         // A C# base list does not say which base is an interface: the resolved kind does.

@@ -47,6 +47,8 @@ export interface DefinitionMatch {
   results?: (string[] | null)[];
   /** Each parameter's name and declared type text (Java, C#; arg-types.ts), in order; null where not a plain type (TreeLinkData.params). */
   paramTypes?: readonly { name: string; type: string | null }[];
+  /** A method no subtype inherits (`private`) or only one of the same package (`package`; Java) (TreeLinkData.access). */
+  access?: 'private' | 'package';
   /** Type parameter names the definition introduces (`<T>`): a type naming one in its scope proves nothing. */
   typeParams?: readonly string[];
   /**
@@ -222,6 +224,15 @@ export interface LanguageSpec {
    * C#, C++): the one declaration whose arity admits the count; none when several or none do, or one has no arity.
    */
   overloads?: boolean;
+  /**
+   * How a method name a type and its project ancestors declare chooses (link-overloads.ts): Java `merge`, one set of
+   * overloads (JLS 15.12.2); C# `derived`, the derived type's applicable methods first. Otherwise the own declaration hides.
+   */
+  inheritedOverloads?: 'merge' | 'derived';
+  /** The text to parse in place of the file's (same length and lines; C/C++ blanks macros that hide declarations). */
+  parseText?(text: string): string;
+  /** The members of an unresolved supertype `path` written in a file with `imports`, when all are known (Java's java.lang). */
+  knownExternal?(imports: readonly TreeImport[], path: readonly string[]): ReadonlySet<string> | undefined;
   /**
    * Java and C#: an unqualified call (callee head `<bare>`, else read as `<self>`) that no member of the caller's type or its
    * ancestors answers reaches the method of an enclosing type (link-enclosing.ts); `rootMembers` are the names every object

@@ -12,7 +12,7 @@
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { TreeImport, TreeRecv } from '../link-data.js';
-import { cppFunctionDefinitions, cppIncludeLines, cppTypeDefinitions } from '@docforge/core';
+import { blankDeclarationMacros, cppFunctionDefinitions, cppIncludeLines, cppTypeDefinitions } from '@docforge/core';
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, named } from '../tree.js';
@@ -362,6 +362,7 @@ export const CPP_SPEC: LanguageSpec = {
   dialect: { grammar: 'tree-sitter-c/tree-sitter-c.wasm', applies: (path, options) => path.endsWith('.c') || (path.endsWith('.h') && options?.['c']?.['headers'] === 'c') },
   extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx'],
   syntaxArtefact: isUnexpandedPreprocessor,
+  parseText: blankDeclarationMacros,
   keywords: KEYWORDS,
   // ERROR: C prototypes followed by attribute macros (cPrototypeDeclarator).
   interesting: set(...Object.keys(TYPES), 'ERROR', 'type_definition', 'namespace_definition', 'function_definition', 'declaration', 'field_declaration', 'preproc_include',

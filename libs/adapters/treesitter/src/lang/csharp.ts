@@ -85,6 +85,8 @@ function definition(node: SyntaxNode, parent: { kind: string; qname: string; tes
   return {
     kind: 'method', name, signature: signature(node), capabilities, exported, body: node.childForFieldName('body'), receiver: null, params: [...params],
     arity: arity(node.childForFieldName('parameters')), paramTypes: csharpParamTypes(node.childForFieldName('parameters')), typeParams: typeParameters(node),
+    // A class or struct member without an access modifier is private.
+    ...(parent.kind !== 'interface' && !/\b(public|protected|internal)\b/.test(mods) ? { access: 'private' as const } : {}),
   };
 }
 
@@ -195,6 +197,7 @@ export const CSHARP_SPEC: LanguageSpec = {
   implicitSelf: true,
   inherits: true,
   overloads: true,
+  inheritedOverloads: 'derived',
   enclosingCalls: { rootMembers: new Set(['Equals', 'GetHashCode', 'ToString', 'GetType', 'MemberwiseClone', 'ReferenceEquals', 'Finalize']) },
   resolver: csharpResolver,
   api: csharpApi,

@@ -12,7 +12,7 @@ import { lineAtOffset, maskSource } from '../lexical.js';
 import { javaImportLines, modifierDeclarations, withoutAngles, type DeclarationWords } from '@docforge/core';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, identifiersUnder, named } from '../tree.js';
-import { javaApi, javaResolver } from '@docforge/module-resolution';
+import { javaApi, javaLangMembers, javaLangType, javaResolver } from '@docforge/module-resolution';
 import { newProof } from './typed-new.js';
 import { argTypes, declaredType, javaParamTypes, typeParameters } from './arg-types.js';
 
@@ -92,6 +92,7 @@ function definition(node: SyntaxNode, parent: { kind: string; qname: string; tes
     kind: 'method', name, signature: signature(node), capabilities, exported, body: node.childForFieldName('body'),
     receiver: null, params: [...params], arity: arity(node.childForFieldName('parameters')),
     paramTypes: javaParamTypes(node.childForFieldName('parameters')), typeParams: typeParameters(node),
+    ...(/\bprivate\b/.test(mods) ? { access: 'private' as const } : parent.kind !== 'interface' && !/\b(public|protected)\b/.test(mods) ? { access: 'package' as const } : {}),
   };
 }
 
@@ -232,6 +233,11 @@ export const JAVA_SPEC: LanguageSpec = {
   implicitSelf: true,
   inherits: true,
   overloads: true,
+  inheritedOverloads: 'merge',
+  knownExternal: (imports, path) => {
+    const name = javaLangType(imports, path);
+    return name === null ? undefined : javaLangMembers(name);
+  },
   enclosingCalls: { rootMembers: new Set(['equals', 'hashCode', 'toString', 'getClass', 'notify', 'notifyAll', 'wait', 'clone', 'finalize']) },
   resolver: javaResolver,
   api: javaApi,
