@@ -157,8 +157,7 @@ export function markdownFacts(body: string, firstLine: number, path: string, ski
   const links: MarkdownFacts['links'] = [];
   const selfLinks: MarkdownFacts['selfLinks'] = [];
   const outside: MarkdownFacts['outside'] = [];
-  let firstHeading: string | null = null;
-  let readmeHeading: string | null = null;
+  let [firstHeading, readmeHeading]: (string | null)[] = [null, null];
   let summary: string | null = null;
   let fallbackSummary: string | null = null;
   let lastLine = 0;
