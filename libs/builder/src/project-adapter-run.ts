@@ -8,6 +8,7 @@ import path from 'node:path';
 import { ALIASED_RELATIONS, withContentHash, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import { decodeSourceText, invalidEncodingIssue } from '@docforge/core';
 import { MAX_NODE_ID_CHARS, nodeIdProblem, walkAdapterInputs, type Descriptor } from '@docforge/project';
+import { authoredTextProblem } from '@docforge/core';
 import {
   MAX_ADAPTER_EDGES, MAX_ADAPTER_INPUT_BYTES, MAX_ADAPTER_ISSUES, MAX_ADAPTER_NODES, MAX_ADAPTER_TOTAL_BYTES,
   type LoadedAdapter, type ProjectAdapterOutput, type ProjectAdapterRunInput, type ProjectAdapterRunner,
@@ -120,7 +121,7 @@ function normalizeNodes(value: unknown, descriptor: Descriptor, existing: Readon
       continue;
     }
     // The id rules of every authored id (front matter, records), and lines a file can have.
-    const problem = nodeIdProblem(id.normalize('NFC')) ?? lineProblem(n);
+    const problem = nodeIdProblem(id.normalize('NFC')) ?? lineProblem(n) ?? authoredTextProblem({ title: optionalString(n.title), kind, tags: Array.isArray(n.tags) ? n.tags.filter((t): t is string => typeof t === 'string') : null, family: optionalString(n.family), authority: optionalString(n.authority), status: optionalString(n.status) })?.message ?? null;
     if (problem !== null) {
       issue('error', 'adapter_invalid_node', `An adapter node was dropped: ${problem}.`, null);
       continue;

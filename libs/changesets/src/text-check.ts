@@ -12,6 +12,7 @@
  * Every other byte sequence a JavaScript string can produce as UTF-8 is valid UTF-8 without a
  * foreign byte order mark, so these two are exactly what the loader would reject.
  */
+import { UNSAFE_ID_CHARACTER, UNSAFE_TITLE_CHARACTER } from '@docforge/core';
 import type { Operation } from './types.js';
 
 /** Where and why one string of an operation cannot be written as canonical text. */
@@ -70,10 +71,35 @@ function walk(value: unknown, field: string, pointer: string): TextProblem | nul
 
 /**
  * The first string (value or object key, in document order) of `operation` that the canonical
- * loader could not read back, or null when every string is writable text.
+ * loader could not read back, then a node field it would refuse ({@link authoredFieldProblem}), or
+ * null when every string is writable text.
  */
 export function operationTextProblem(operation: Operation): TextProblem | null {
-  return walk(operation, '', '');
+  return walk(operation, '', '') ?? authoredFieldProblem(operation);
+}
+
+/**
+ * A `node_create` node or `node_update` set whose title, kind, family, authority, status or tag holds a control or bidi
+ * character (core's title and id rules, as `authoredTextProblem` applies them; issue 30): the loader would refuse the node
+ * (`malformed_front_matter`), so the proposal is refused first, as an id holding one is.
+ */
+function authoredFieldProblem(operation: Operation): TextProblem | null {
+  const [fields, prefix] = operation.op === 'node_create' ? [operation.node, 'node'] : operation.op === 'node_update' && operation.set !== undefined ? [operation.set, 'set'] : [null, ''];
+  if (fields === null) return null;
+  const tags = Array.isArray(fields.tags) ? fields.tags : [];
+  const entries: [string, string, unknown][] = [
+    ...(['title', 'kind', 'family', 'authority', 'status'] as const).map((key): [string, string, unknown] => [key, key, fields[key]]),
+    ...tags.map((tag, i): [string, string, unknown] => [`tags[${i}]`, `tags/${i}`, tag]),
+  ];
+  for (const [name, path, value] of entries) {
+    if (typeof value !== 'string') continue;
+    const match = (name === 'title' ? UNSAFE_TITLE_CHARACTER : UNSAFE_ID_CHARACTER).exec(value);
+    if (match === null) continue;
+    const character = `U+${match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    const what = name === 'title' ? 'a title' : name.startsWith('tags') ? 'a tag' : `a ${name}`;
+    return { field: `${prefix}.${name}`, pointer: `/${prefix}/${path}`, character, offset: match.index, reason: `a control or bidi character ${character}, which the loader refuses in ${what} as in an id` };
+  }
+  return null;
 }
 
 /** The message naming the operation and field of a {@link TextProblem}. */

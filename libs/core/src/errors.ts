@@ -20,7 +20,7 @@ export interface ErrorSpec {
 }
 
 /** Node languages whose built-in adapter builds function Logic (TypeScript/JavaScript and the tree-sitter family; not Python). */
-export const LOGIC_LANGUAGES: readonly string[] = Object.freeze(['typescript', 'javascript', 'go', 'rust', 'java', 'csharp', 'ruby', 'php', 'cpp']);
+export const LOGIC_LANGUAGES: readonly string[] = Object.freeze(['typescript', 'javascript', 'go', 'rust', 'java', 'csharp', 'c', 'ruby', 'php', 'cpp']);
 
 /**
  * Why a node of `kind` in `language` (null: not code) has no stored Logic, one sentence: not a

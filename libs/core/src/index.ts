@@ -42,4 +42,5 @@ export { attachReviews, commentStamps, frontMatterStamps, type AttachedReviews, 
 export type { DecodedSource } from './source-text.js';
 export { decodeSourceText, firstInvalidUtf8, invalidEncodingIssue } from './source-text.js';
 export { DESCRIPTOR_FILE_NAME, nearestProjectRoot, projectRootLookalike, initHint } from './project-root.js';
-export { MAX_NODE_ID_CHARS, nodeIdProblem, shownId, UNSAFE_ID_CHARACTER } from './node-id-rules.js';
+export { authoredTextProblem, MAX_NODE_ID_CHARS, nodeIdProblem, shownId, UNSAFE_ID_CHARACTER, UNSAFE_TITLE_CHARACTER, type AuthoredText } from './node-id-rules.js';
+export { excludedClause, excludedImportIssue, excludedTarget } from './excluded-import.js';

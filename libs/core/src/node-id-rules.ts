@@ -33,3 +33,42 @@ export function nodeIdProblem(id: string): string | null {
   if (unsafe) return `"id" must not contain control, bidi or invisible characters (U+${unsafe[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} in ${shownId(id)})`;
   return null;
 }
+
+/**
+ * Characters a title may not hold (issue 30): C0 controls but tab, line feed and carriage return, DEL, C1 controls, the
+ * bidi controls of {@link UNSAFE_ID_CHARACTER} (U+061C, U+200E/U+200F, U+202A..U+202E, U+2066..U+2069) and U+2028/U+2029.
+ * The zero-width joiners and other invisible format characters stay allowed: Persian, Indic and emoji text needs them.
+ */
+export const UNSAFE_TITLE_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/u;
+
+/** The authored text fields {@link authoredTextProblem} checks, as read (absent or null: not checked). */
+export interface AuthoredText {
+  title?: string | null;
+  kind?: string | null;
+  family?: string | null;
+  authority?: string | null;
+  status?: string | null;
+  tags?: readonly string[] | null;
+}
+
+/**
+ * The first field of `fields` holding a character an id may not hold (issue 30: ids refused bidi controls, titles, kinds
+ * and tags took them): `kind`, `family`, `authority`, `status` and each tag by the id rule ({@link UNSAFE_ID_CHARACTER}:
+ * they are names that filters compare, so an invisible character would make two names look alike), `title` by
+ * {@link UNSAFE_TITLE_CHARACTER}. `key` is the field (`tags` for a tag); `message` names it and the character as
+ * `U+XXXX`. Null when every field is clean.
+ */
+export function authoredTextProblem(fields: AuthoredText): { key: string; message: string } | null {
+  const named: [string, string | null | undefined, RegExp][] = [
+    ['title', fields.title, UNSAFE_TITLE_CHARACTER],
+    ...(['kind', 'family', 'authority', 'status'] as const).map((key): [string, string | null | undefined, RegExp] => [key, fields[key], UNSAFE_ID_CHARACTER]),
+    ...(fields.tags ?? []).map((tag): [string, string, RegExp] => ['tags', tag, UNSAFE_ID_CHARACTER]),
+  ];
+  for (const [key, value, rule] of named) {
+    const unsafe = typeof value === 'string' ? rule.exec(value) : null;
+    if (unsafe === null) continue;
+    const code = `U+${unsafe[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    return { key, message: `"${key}" must not contain control or bidi characters, as ids may not (${code} in ${shownId(value as string)})` };
+  }
+  return null;
+}

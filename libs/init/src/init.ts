@@ -9,6 +9,7 @@ import { BUILTIN_ADAPTER_MANIFESTS } from '@docforge/identity';
 import { BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN } from '@docforge/project';
 import { buildFoldersHoldingCode } from './build-code.js';
 import { generatedCopies } from './generated.js';
+import { leftAsCodeFolder } from './code-folder.js';
 import type { InitLeftOut } from './left-out.js';
 export type { InitLeftOut } from './left-out.js';
 
@@ -252,7 +253,7 @@ function contentChoice(root: string, top: TopLevel): { roots: string[]; markdown
     for (const name of withMarkdown.filter((dir) => !dirRoots.includes(dir))) {
       leftOut.push({ path: name, reason: `holds ${counts.get(name)} Markdown ${counts.get(name) === 1 ? 'file' : 'files'}, but ${dirRoots.join(', ')} is the documentation folder; add "${name}" to content_roots to index it` });
     }
-  } else dirRoots = withMarkdown;
+  } else dirRoots = withMarkdown.filter((name) => !leftAsCodeFolder(root, name, counts.get(name) ?? 0, (file) => activeRules().some((rule) => rule.ext.test(file)), leftOut));
   for (const name of top.hidden) {
     if (countMarkdown(join(root, name)) > 0) leftOut.push({ path: name, reason: 'a hidden folder (tool configuration such as .github); add it to content_roots to index its Markdown' });
   }
@@ -402,7 +403,7 @@ function sanitizeId(name: string): string {
 /**
  * `docforge init DIR`: inspects DIR and writes a docforge.toml for it (atomically: temp file, then
  * a no-overwrite link into place). Content roots: `docs`/`doc`/`documentation` when they hold
- * Markdown, else the top-level directories holding Markdown, plus each top-level Markdown file as
+ * Markdown, else the top-level directories holding Markdown but not more code (code-folder.ts), plus each top-level Markdown file as
  * a file root (never `.`); what is not declared is listed in `left_out`. Code roots: the other
  * top-level directories holding code files of a built-in adapter (.ts/.js, .py, .go, .rs,
  * .java, .cs), or `.` when the root itself holds code files other than tool configuration (pino's `pino.js`), then also

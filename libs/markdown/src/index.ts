@@ -6,7 +6,7 @@
  * but @docforge/core.
  */
 export type { MarkdownFacts, MarkdownMention } from './markdown-facts.js';
-export { SUMMARY_MAX, markdownFacts, selfAnchorIssues } from './markdown-facts.js';
+export { SUMMARY_MAX, isReadme, markdownFacts, selfAnchorIssues } from './markdown-facts.js';
 export type { NodeSection } from './sections.js';
 export { anchorIds, anchorResolves, sectionAtOffset, sectionText } from './sections.js';
 export { slugify } from './slug.js';

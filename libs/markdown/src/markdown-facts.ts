@@ -52,6 +52,11 @@ export interface MarkdownFacts {
   /** Relative links whose path (after percent-decoding) leaves the project root (`../../etc/passwd`, `%2e%2e/x`); never followed. */
   outside: { href: string; line: number }[];
   firstHeading: string | null;
+  /**
+   * In a `README.*` ({@link isReadme}) only: its first level-1 heading (a Markdown `#`, or an HTML `<h1>`), null when it has
+   * none (axios' README opens with `## Table of contents`) and in every other file; the page title rule is @docforge/project's.
+   */
+  readmeHeading: string | null;
   summary: string;
 }
 
@@ -124,7 +129,7 @@ export function htmlHeadingOne(html: string): string | null {
 }
 
 /** Whether the file is a folder's README (`README.md`, `Readme.markdown`; not `README.old.md`). */
-function isReadme(path: string): boolean {
+export function isReadme(path: string): boolean {
   const name = posix.basename(path).toLowerCase();
   return name.startsWith('readme.') && !name.slice('readme.'.length).includes('.');
 }
@@ -152,7 +157,7 @@ export function markdownFacts(body: string, firstLine: number, path: string, ski
   const links: MarkdownFacts['links'] = [];
   const selfLinks: MarkdownFacts['selfLinks'] = [];
   const outside: MarkdownFacts['outside'] = [];
-  let firstHeading: string | null = null;
+  let [firstHeading, readmeHeading]: (string | null)[] = [null, null];
   let summary: string | null = null;
   let fallbackSummary: string | null = null;
   let lastLine = 0;
@@ -183,6 +188,7 @@ export function markdownFacts(body: string, firstLine: number, path: string, ski
     // Heading and paragraph texts are read only while still wanted (the first of each is kept).
     if (token.type === 'heading_open' || token.type === 'html_block') {
       if (firstHeading === null && !skipped(token)) firstHeading = headingText(tokens, index, readme);
+      if (readme && readmeHeading === null && !skipped(token) && (token.tag === 'h1' || token.type === 'html_block')) readmeHeading = headingText(tokens, index, readme);
     } else if (token.type === 'paragraph_open') {
       // A summary is set only together with or after the fallback: then neither changes any more.
       if (summary !== null) continue;
@@ -223,7 +229,7 @@ export function markdownFacts(body: string, firstLine: number, path: string, ski
   // Parameter lists (issue 32 item 2): `target_path` empty, compared with the code by the resolver.
   for (const { line, ...list } of parameterLists(tokens, firstLine)) links.push({ target_path: '', anchor: null, line, parameters: list });
   const chosen = summary ?? fallbackSummary ?? '';
-  return { anchors, links, selfLinks, outside, firstHeading, summary: chosen.length > SUMMARY_MAX ? chosen.slice(0, SUMMARY_MAX).trimEnd() : chosen };
+  return { anchors, links, selfLinks, outside, firstHeading, readmeHeading, summary: chosen.length > SUMMARY_MAX ? chosen.slice(0, SUMMARY_MAX).trimEnd() : chosen };
 }
 
 /**

@@ -12,8 +12,9 @@ import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.
 import { markdownFacts, selfAnchorIssues, SUMMARY_MAX } from '@docforge/markdown';
 import type { DocBinding } from '@docforge/markdown';
 import type { ParameterList } from '@docforge/core';
-import { crOnlyFrontMatter, findFrontMatter, findMisplacedFrontMatter, readFrontMatter, type ForeignFields } from './front-matter.js';
-import { MAX_NODE_ID_CHARS, nodeIdProblem, UNSAFE_ID_CHARACTER } from '@docforge/core';
+import { pageTitle } from './page-title.js';
+import { crOnlyFrontMatter, findFrontMatter, findMisplacedFrontMatter, readFrontMatter, unclosedFrontMatter, type ForeignFields } from './front-matter.js';
+import { authoredTextProblem, MAX_NODE_ID_CHARS, nodeIdProblem, UNSAFE_ID_CHARACTER } from '@docforge/core';
 
 /** A relative link from a Markdown node to another project file, resolved later by {@link resolveGraph}. */
 export interface LinkRef {
@@ -152,15 +153,16 @@ function readFields(table: Table, allowed: readonly string[]): NodeFields {
   }
   const reviews = table['reviews'] ?? [];
   if (!Array.isArray(reviews)) throw new FieldError('reviews', '"reviews" must be an array of tables ([[reviews]])');
+  const named = { family: optionalString(table, 'family'), authority: optionalString(table, 'authority'), status: optionalString(table, 'status'), tags: [...new Set(tagsValue as string[])].sort() };
+  // Control and bidi characters are refused in these fields as in ids (issue 30).
+  const unsafe = authoredTextProblem({ title, kind, ...named });
+  if (unsafe !== null) throw new FieldError(unsafe.key, unsafe.message);
   return {
     id,
     kind,
     title,
     reviews,
-    family: optionalString(table, 'family'),
-    authority: optionalString(table, 'authority'),
-    status: optionalString(table, 'status'),
-    tags: [...new Set(tagsValue as string[])].sort(),
+    ...named,
     summary: optionalString(table, 'summary'),
     body: allowed.includes('body') ? optionalString(table, 'body') : null,
     relations,
@@ -291,7 +293,7 @@ function plainNode(result: ContentParse, path: string, lines: readonly string[],
   const node = makeNode({
     id,
     kind: 'document',
-    title: foreign?.title ?? facts.firstHeading ?? fileName,
+    title: foreign?.title ?? pageTitle(path, facts, descriptor) ?? fileName,
     family: null,
     authority: null,
     status: null,
@@ -385,7 +387,7 @@ function parseMarkdown(path: string, text: string, descriptor: Descriptor): Cont
     if (block.close !== null) return plainNode(result, path, lines, lineCount, descriptor, { bodyFrom: block.close + 1, skip: null, foreign: null });
     return plainNode(result, path, lines, lineCount, descriptor, { bodyFrom: 0, skip: { from: 1, to: lines.length }, foreign: null });
   }
-  const crOnly = crOnlyFrontMatter(path, lines[0]);
+  const crOnly = crOnlyFrontMatter(path, lines[0]) ?? unclosedFrontMatter(path, lines);
   if (crOnly !== null) result.issues.push(crOnly);
   const misplaced = findMisplacedFrontMatter(lines);
   if (misplaced !== null) {

@@ -14,7 +14,7 @@
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import { parseToml, TomlError } from './toml.js';
-import type { SourceIssue } from '@docforge/core';
+import { authoredTextProblem, type SourceIssue } from '@docforge/core';
 import { lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
 
 let yamlModule: typeof Yaml | null = null;
@@ -86,6 +86,27 @@ export function findFrontMatter(lines: readonly string[]): FrontMatterBlock | nu
   return { format, close, text: lines.slice(1, close ?? lines.length).join('\n') };
 }
 
+/** Keys that mark a lone mapping after an unclosed `---` as front matter (DocForge's fields and the common foreign ones). */
+const FRONT_MATTER_KEYS = new Set(['id', 'kind', 'title', 'description', 'summary', 'tags', 'date', 'author', 'layout', 'slug', 'sidebar_position', 'draft', 'status', 'family', 'authority']);
+
+/**
+ * The warning for a `---` on line 1 that is never closed although the lines after it, up to the
+ * first blank line, read as front matter (issue 30): a YAML mapping of two keys or more, or of one
+ * key DocForge or a site generator reads as metadata (`title:`). The file stays body text, the
+ * `---` a thematic break; the warning tells the author their metadata was ignored. Null otherwise.
+ */
+export function unclosedFrontMatter(path: string, lines: readonly string[]): SourceIssue | null {
+  if (delimiterOf(lines[0]) !== 'yaml' || closingLine(lines, 1, 'yaml') !== null) return null;
+  let end = 1;
+  while (end < lines.length && (lines[end] as string).trim() !== '') end += 1;
+  if (end === 1) return null;
+  const doc = yaml().parseDocument(lines.slice(1, end).join('\n'));
+  if (doc.errors.length > 0 || !yaml().isMap(doc.contents)) return null;
+  const keys = doc.contents.items.map((item) => (yaml().isScalar(item.key) ? String(item.key.value) : ''));
+  if (keys.length < 2 && !keys.some((key) => FRONT_MATTER_KEYS.has(key))) return null;
+  return finding('warning', path, 1, `the "---" on line 1 is never closed, so the ${keys.length === 1 ? 'key' : 'keys'} ${keys.slice(0, 5).map((key) => JSON.stringify(key)).join(', ')} below it ${keys.length === 1 ? 'is' : 'are'} read as body text, not front matter: add a closing "---" line after them`);
+}
+
 /**
  * A front-matter-shaped block after leading blank lines: a closed `+++` block, or a closed `---`
  * block whose content is a YAML mapping. Returns its 0-based first and last line indices, or null.
@@ -151,13 +172,19 @@ function foreignFields(table: Table, path: string, lineOfKey: (key: string) => n
     if (result === null) issues.push(finding('warning', path, lineOfKey(key), `front matter field "${key}" is not text; ignored`));
     return result === null || result.trim() === '' ? null : result.trim();
   };
-  const title = text('title');
+  let title = text('title');
   const description = text('description') ?? text('summary');
   let tags: string[] = [];
   if (table['tags'] !== undefined && table['tags'] !== null) {
     const list = tagList(table['tags']);
     if (list === null) issues.push(finding('warning', path, lineOfKey('tags'), 'front matter field "tags" is neither a list of tags nor a string; ignored'));
     else tags = [...new Set(list)].sort();
+  }
+  // A title or tag holding a control or bidi character is ignored with a warning, as an unusable shape is (issue 30).
+  for (let unsafe = authoredTextProblem({ title, tags }); unsafe !== null; unsafe = authoredTextProblem({ title, tags })) {
+    issues.push(finding('warning', path, lineOfKey(unsafe.key), `front matter field ${unsafe.message}; ignored`));
+    if (unsafe.key === 'title') title = null;
+    else tags = [];
   }
   let reviews: ForeignFields['reviews'] = [];
   if (table['reviews'] !== undefined && table['reviews'] !== null) {

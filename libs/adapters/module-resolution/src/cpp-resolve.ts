@@ -9,7 +9,7 @@
  */
 import { posix } from 'node:path';
 import type { LanguageResolver, ResolveContext } from './types.js';
-import { fileClosureResolver } from './file-closure.js';
+import { fileClosureResolver, type PathTest } from './file-closure.js';
 
 interface CompileEntry {
   directory?: unknown;
@@ -81,17 +81,17 @@ export function cppResolver(context: ResolveContext): LanguageResolver {
     if (text !== null) includes = compileIncludes(text, files);
   }
   if (includes === null) includes = new Map([['*', declaredIncludeDirs(context)]]);
-  const target = (file: string, spec: string): string | null => {
+  const target = (file: string, spec: string, has: PathTest): string | null => {
     if (spec === '') return null;
     const system = spec.startsWith('<');
     const name = system ? spec.slice(1, -1) : spec;
     if (!system) {
       const beside = posix.normalize(posix.join(posix.dirname(file), name));
-      if (files.has(beside)) return beside;
+      if (has(beside)) return beside;
     }
     for (const dir of (includes as Map<string, string[]>).get(file) ?? (includes as Map<string, string[]>).get('*') ?? []) {
       const candidate = posix.normalize(dir === '' ? name : `${dir}/${name}`);
-      if (files.has(candidate)) return candidate;
+      if (has(candidate)) return candidate;
     }
     return null;
   };

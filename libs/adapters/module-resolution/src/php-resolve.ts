@@ -7,6 +7,7 @@
  * const` and namespace aliases bind nothing. A bare name sees the files of its own namespace.
  */
 import { posix } from 'node:path';
+import { excludedTarget } from '@docforge/core';
 import type { ImportTarget, LanguageResolver, ResolveContext, TreeImport } from './types.js';
 
 interface Psr4 {
@@ -74,15 +75,12 @@ export function phpResolver(context: ResolveContext): LanguageResolver {
     const hits = (byNamespace.get(ns) ?? []).filter((file) => context.defsOf(file).has(name));
     return hits.length === 1 ? (hits[0] as string) : null;
   };
-  const classFile = (fqn: string): string | null => {
-    for (const map of psr4) {
-      if (!fqn.startsWith(map.prefix)) continue;
-      const rel = `${fqn.slice(map.prefix.length).split('\\').join('/')}.php`;
-      const candidate = map.dir === '' ? rel : `${map.dir}/${rel}`;
-      if (files.has(candidate)) return candidate;
-    }
-    return declaring(fqn);
-  };
+  // The files PSR-4 maps a class to, longest prefix first.
+  const candidates = (fqn: string): string[] => psr4.filter((map) => fqn.startsWith(map.prefix)).map((map) => {
+    const rel = `${fqn.slice(map.prefix.length).split('\\').join('/')}.php`;
+    return map.dir === '' ? rel : `${map.dir}/${rel}`;
+  });
+  const classFile = (fqn: string): string | null => candidates(fqn).find((candidate) => files.has(candidate)) ?? declaring(fqn);
   return {
     resolve(_file: string, imp: TreeImport): ImportTarget | null {
       const { name } = split(imp.spec);
@@ -91,6 +89,7 @@ export function phpResolver(context: ResolveContext): LanguageResolver {
       const bound = context.defsOf(file).has(name) ? [{ name: imp.alias ?? name, def: { file, qname: name } }] : [];
       return { files: [file], bindings: bound };
     },
+    excluded: (_file, imp) => (imp.static === true ? null : excludedTarget(context.resolver, candidates(imp.spec))),
     scope(file: string): readonly string[] {
       return byNamespace.get(context.data.get(file)?.package ?? '') ?? [];
     },

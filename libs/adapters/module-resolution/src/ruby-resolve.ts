@@ -8,7 +8,7 @@
  */
 import { posix } from 'node:path';
 import type { LanguageResolver, ResolveContext } from './types.js';
-import { fileClosureResolver } from './file-closure.js';
+import { fileClosureResolver, type PathTest } from './file-closure.js';
 
 /** The `lib` folders that hold files of the build (`lib`, `gems/a/lib`), sorted. */
 function loadPath(paths: readonly string[]): string[] {
@@ -24,18 +24,17 @@ function loadPath(paths: readonly string[]): string[] {
 
 /** The Ruby require rules over one build (LanguageSpec.resolver). */
 export function rubyResolver(context: ResolveContext): LanguageResolver {
-  const files = new Set(context.paths);
   const roots = loadPath(context.paths);
-  const target = (file: string, spec: string): string | null => {
+  const target = (file: string, spec: string, has: PathTest): string | null => {
     if (spec === '') return null;
     const withExt = spec.endsWith('.rb') ? spec : `${spec}.rb`;
     if (spec.startsWith('.')) {
       const joined = posix.normalize(posix.join(posix.dirname(file), withExt));
-      return files.has(joined) ? joined : null;
+      return has(joined) ? joined : null;
     }
-    const own = roots.filter((root) => file.startsWith(`${root}/`)).map((root) => `${root}/${withExt}`).find((c) => files.has(c));
+    const own = roots.filter((root) => file.startsWith(`${root}/`)).map((root) => `${root}/${withExt}`).find((c) => has(c));
     if (own !== undefined) return own;
-    const found = roots.map((root) => `${root}/${withExt}`).filter((c) => files.has(c));
+    const found = roots.map((root) => `${root}/${withExt}`).filter((c) => has(c));
     return found.length === 1 ? (found[0] as string) : null;
   };
   return fileClosureResolver(context, target);

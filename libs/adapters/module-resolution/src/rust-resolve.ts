@@ -6,7 +6,7 @@
  * `super`, a crate of the workspace by its library name, or a child module; items are followed
  * through `pub use` re-exports. Anything else (std, other crates) is unresolved.
  */
-import { ApiTable } from '@docforge/core';
+import { ApiTable, excludedTarget } from '@docforge/core';
 import type { ImportTarget, LanguageResolver, ResolveContext, TreeImport } from './types.js';
 
 /** Re-export chains longer than this are not followed. */
@@ -216,6 +216,9 @@ export function rustResolver(context: ResolveContext): LanguageResolver {
   const rules = new RustRules(context);
   return {
     resolve: (file, imp) => rules.resolve(file, imp),
+    // `mod m;` whose `m.rs` or `m/mod.rs` an exclude glob leaves out (issue 30).
+    excluded: (file, imp) => (imp.spec.startsWith('mod ') && imp.scope === undefined
+      ? excludedTarget(context.resolver, [join(rules.childDir(file), `${imp.spec.slice(4)}.rs`), join(rules.childDir(file), imp.spec.slice(4), 'mod.rs')]) : null),
     scope: () => [],
     pathHead(file, owner, head) {
       if (head !== 'crate' && head !== 'self' && head !== 'super') return null;

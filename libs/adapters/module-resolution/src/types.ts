@@ -62,6 +62,11 @@ export interface LanguageResolver {
   resolve(file: string, imp: TreeImport): ImportTarget | null;
   /** Files whose top-level definitions a bare name in `file` sees besides the file itself (Go: its package's files; Java: its package's). */
   scope(file: string): readonly string[];
+  /**
+   * For an import {@link resolve} answers null for: the project path it would have named and the `[sources].exclude` glob
+   * that leaves that path out (core's `excludedTarget`), or null (issue 30: worded as `unresolved_import`). Absent: never.
+   */
+  excluded?(file: string, imp: TreeImport): { path: string; glob: string } | null;
   /** Files a path head names that is no definition or import (Rust `crate`, `self`, `super` in a call in `owner`), or null. */
   pathHead?(file: string, owner: string, head: string): readonly string[] | null;
   /** Files `file` opens without writing an import, as an on-demand import opens them (Java's implicit `java.lang.*`). */

@@ -6,10 +6,11 @@
  * stays unresolved and is counted; nothing is matched by bare name elsewhere.
  */
 import { codeId } from '@docforge/core';
-import type { GraphEdge, LinkResult, ModuleResolver, ParsedSource } from '@docforge/core';
+import type { GraphEdge, LinkResult, ModuleResolver, ParsedSource, SourceIssue } from '@docforge/core';
 import { readPythonLinkData } from './link-data.js';
 import type { PythonImport, PythonLinkData } from './link-data.js';
 import { pythonPublicApi } from './public-api.js';
+import { excludedPythonImport } from './excluded-imports.js';
 
 /** Python test files by the usual layout: a `test`/`tests` folder, `test_*.py` or `*_test.py`. */
 function isPythonTestPath(path: string): boolean {
@@ -129,6 +130,8 @@ class Linker {
   private readonly baseMemo = new Map<string, DefTarget[]>();
   /** Calls that gave no edge, by calling node id (every one counted, whatever the reason). */
   readonly unresolved: Record<string, number> = {};
+  /** `unresolved_import` warnings: imports whose target an exclude glob leaves out (issue 30; excluded-imports.ts). */
+  readonly issues: SourceIssue[] = [];
 
   constructor(files: readonly Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>[], private readonly resolver: ModuleResolver) {
     for (const file of files) {
@@ -368,6 +371,12 @@ class Linker {
     return target;
   }
 
+  /** Records the warning of an import (of `name` from it) whose file an exclude glob leaves out, if so. */
+  excluded(info: FileInfo, imp: PythonImport, name: string | null): void {
+    const issue = excludedPythonImport(this, this.resolver, info.path, info.moduleId, imp, name);
+    if (issue !== null && !this.issues.some((i) => i.line === issue.line && i.message === issue.message && i.path === issue.path)) this.issues.push(issue);
+  }
+
   linkImports(info: FileInfo): void {
     for (const imp of info.data.imports) {
       this.stats['imports_total'] = (this.stats['imports_total'] ?? 0) + 1;
@@ -383,9 +392,11 @@ class Linker {
             const found = this.attribute(base, entry.name, 0);
             if (found?.kind === 'module' && found.file !== null) targets.push(found.file);
             else if (base.file !== null) targets.push(base.file);
+            if (found === null) this.excluded(info, imp, entry.name);
           }
         }
       }
+      if (targets.length === 0) this.excluded(info, imp, null);
       const external = targets.filter((target) => target !== info.path);
       for (const target of external) this.addEdge(info.moduleId, 'imports', codeId(target), info.path, imp.line);
       const key = targets.length > 0 ? 'imports_resolved' : 'imports_unresolved';
@@ -445,7 +456,7 @@ class Linker {
         return target?.kind === 'def' ? target : null;
       },
     });
-    return { edges, issues: [], stats: this.stats, unresolved_calls: this.unresolved, api };
+    return { edges, issues: this.issues, stats: this.stats, unresolved_calls: this.unresolved, api };
   }
 }
 

@@ -147,7 +147,7 @@ class Extractor {
   /** The line of the first definition or scope left out for lying deeper than {@link MAX_DEFINITION_DEPTH}; null when none. */
   deepAt: number | null = null;
 
-  constructor(readonly spec: LanguageSpec, readonly path: string, readonly source: string, readonly logic: boolean) {
+  constructor(readonly spec: LanguageSpec, readonly path: string, readonly source: string, readonly logic: boolean, readonly language = spec.id) {
     this.testFile = spec.isTestPath(path);
     this.module = this.newDraft('', '', 'module', null, 1, countLines(source));
     if (this.testFile) this.module.capabilities.add('test');
@@ -373,7 +373,7 @@ class Extractor {
         id: draft.id, kind: draft.kind, title: draft.qname === '' ? this.path : draft.qname, family: null, authority: null, status: null, tags: [],
         summary: draft.qname === '' || draft.doc === '' ? draft.summary : cap(`${draft.summary} — ${firstParagraph(draft.doc)}`),
         body: draft.doc, source_path: this.path, start_line: draft.startLine, end_line: draft.endLine, anchors: [],
-        language: this.spec.id, capabilities: [...draft.capabilities].sort(), origin: 'code',
+        language: this.language, capabilities: [...draft.capabilities].sort(), origin: 'code',
       }));
     }
     const linkData: TreeLinkData = { version: TREE_LINK_DATA_VERSION, lang: this.spec.id, package: this.pkg, imports: this.imports, calls: this.calls, bases: this.bases };
@@ -393,6 +393,11 @@ export function grammarFor(spec: LanguageSpec, path: string, options: CodeExtrac
   return spec.dialect?.applies(path, options) === true ? spec.dialect.grammar : `@vscode/tree-sitter-wasm/wasm/${spec.grammar}`;
 }
 
+/** The `GraphNode.language` of the file at `path`: its dialect's (C's `c`, issue 30) where that applies, else the adapter id. */
+export function languageFor(spec: LanguageSpec, path: string, options: CodeExtractInput['options']): string {
+  return spec.dialect?.applies(path, options) === true ? spec.dialect.language : spec.id;
+}
+
 /**
  * Extracts one file of `spec`'s language with strategy `ast`. Nodes: the module `code:<path>` and
  * its definitions `code:<path>#<qualified.name>` (a repeated qualified name gets `~2`, `~3`);
@@ -402,7 +407,7 @@ export function grammarFor(spec: LanguageSpec, path: string, options: CodeExtrac
  */
 export function extractTree(spec: LanguageSpec, input: CodeExtractInput): ExtractResult {
   const { parser, query } = requireGrammar(grammarFor(spec, input.path, input.options));
-  const extractor = new Extractor(spec, input.path, input.content, input.logic);
+  const extractor = new Extractor(spec, input.path, input.content, input.logic, languageFor(spec, input.path, input.options));
   let tree: Tree | null = null;
   try {
     tree = parser.parse(spec.parseText?.(input.content) ?? input.content);
@@ -427,7 +432,7 @@ export function extractTree(spec: LanguageSpec, input: CodeExtractInput): Extrac
     return extractor.result(issues);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const fallback = new Extractor(spec, input.path, input.content, false);
+    const fallback = new Extractor(spec, input.path, input.content, false, languageFor(spec, input.path, input.options));
     return fallback.result([{ severity: 'error', code: 'extract_failed', message: `${spec.display} extraction failed: ${message}`, path: input.path, line: null, node_id: fallback.module.id }]);
   } finally {
     tree?.delete();

@@ -6,7 +6,7 @@
  */
 import { codeId, withContentHash } from '@docforge/core';
 import type { CodeExtractInput } from '@docforge/core';
-import type { ExtractResult } from './extract.js';
+import { languageFor, type ExtractResult } from './extract.js';
 import { TREE_LINK_DATA_VERSION, type TreeLinkData } from './link-data.js';
 import type { LanguageSpec } from './spec.js';
 import { countLines } from './tree.js';
@@ -26,7 +26,7 @@ export function extractLexical(spec: LanguageSpec, input: CodeExtractInput): Ext
   if (spec.isTestPath(input.path)) capabilities.push('test');
   const node = withContentHash({
     id, kind: 'module', title: input.path, family: null, authority: null, status: null, tags: [], summary: '', body: '',
-    source_path: input.path, start_line: 1, end_line: countLines(input.content), anchors: [], language: spec.id, capabilities, origin: 'code',
+    source_path: input.path, start_line: 1, end_line: countLines(input.content), anchors: [], language: languageFor(spec, input.path, input.options), capabilities, origin: 'code',
   });
   const linkData: TreeLinkData = { version: TREE_LINK_DATA_VERSION, lang: spec.id, package: scan.pkg, imports: scan.imports, calls: [], bases: [], defs: scan.defs };
   return { nodes: [node], edges: [], issues: [], logic_steps: [], logic_flows: [], link_data: linkData };

@@ -6,8 +6,8 @@
  * resolved types, and `tested_by` edges from test files to what they call. Everything else is
  * counted as unresolved; nothing is matched by bare name across the project.
  */
-import { codeId } from '@docforge/core';
-import type { GraphEdge, LinkInput, LinkResult, ModuleResolver } from '@docforge/core';
+import { codeId, excludedImportIssue } from '@docforge/core';
+import type { GraphEdge, LinkInput, LinkResult, ModuleResolver, SourceIssue } from '@docforge/core';
 import { readTreeLinkData, type TreeLinkData } from './link-data.js';
 import type { ImportTarget, LanguageResolver, LanguageSpec, ResolveContext } from './spec.js';
 import { AncestorWalk, type Answer, type DefRef, type Step } from './link-walk.js';
@@ -42,6 +42,8 @@ class TreeLinker {
   readonly infos = new Map<string, FileInfo>();
   readonly edges = new Map<string, GraphEdge>();
   readonly unresolved: Record<string, number> = {};
+  /** `unresolved_import` warnings: imports whose target an exclude glob leaves out (issue 30). */
+  readonly issues: SourceIssue[] = [];
   readonly stats: Record<string, number> = {
     files_linked: 0, files_without_link_data: 0, imports_total: 0, imports_resolved: 0, imports_unresolved: 0,
     calls_total: 0, calls_resolved: 0, calls_unresolved: 0, heritage_total: 0, heritage_resolved: 0, heritage_unresolved: 0,
@@ -335,6 +337,8 @@ class TreeLinker {
       const target: ImportTarget | null = this.rules.resolve(info.path, imp);
       if (target === null) {
         stat(this.stats, 'imports_unresolved');
+        const excluded = this.rules.excluded?.(info.path, imp) ?? null;
+        if (excluded !== null) this.issues.push(excludedImportIssue(info.path, imp.line, info.moduleId, imp.spec, excluded));
         continue;
       }
       stat(this.stats, 'imports_resolved');
@@ -462,7 +466,7 @@ class TreeLinker {
     for (const path of paths) this.linkConventionTests(this.infos.get(path) as FileInfo);
     for (const edge of this.protos.edges()) this.addEdge(edge.source_id, 'implements', edge.target_id, edge.source_path, edge.line);
     const edges = [...this.edges].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([, edge]) => edge);
-    return { edges, issues: this.spec.issues?.(this.context) ?? [], stats: this.stats, unresolved_calls: this.unresolved, api: this.spec.api?.(this.context) ?? {} };
+    return { edges, issues: [...this.issues, ...(this.spec.issues?.(this.context) ?? [])], stats: this.stats, unresolved_calls: this.unresolved, api: this.spec.api?.(this.context) ?? {} };
   }
 }
 

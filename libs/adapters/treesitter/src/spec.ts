@@ -123,9 +123,9 @@ export interface LanguageSpec {
   /**
    * A second grammar for some of the language's files, each loaded when a file needs it: `grammar` is the `.wasm` file's module
    * specifier (C: `tree-sitter-c/tree-sitter-c.wasm`), `applies` whether a project-relative path is parsed with it, given the
-   * descriptor's adapter options (`CodeExtractInput.options`).
+   * descriptor's adapter options (`CodeExtractInput.options`); `language` the `GraphNode.language` of those files (C: `c`).
    */
-  dialect?: { grammar: string; applies(path: string, options: CodeExtractInput['options']): boolean };
+  dialect?: { grammar: string; language: string; applies(path: string, options: CodeExtractInput['options']): boolean };
   extensions: readonly string[];
   /**
    * Parse errors that are artefacts of unexpanded source, not the user's syntax errors (C/C++: macros and preprocessor

@@ -359,7 +359,7 @@ export const CPP_SPEC: LanguageSpec = {
   display: 'C/C++',
   grammar: 'tree-sitter-cpp.wasm',
   // `.c` always; `.h` when the descriptor says the project is C (`[adapter.c] headers = "c"`).
-  dialect: { grammar: 'tree-sitter-c/tree-sitter-c.wasm', applies: (path, options) => path.endsWith('.c') || (path.endsWith('.h') && options?.['c']?.['headers'] === 'c') },
+  dialect: { grammar: 'tree-sitter-c/tree-sitter-c.wasm', language: 'c', applies: (path, options) => path.endsWith('.c') || (path.endsWith('.h') && options?.['c']?.['headers'] === 'c') },
   extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx'],
   syntaxArtefact: isUnexpandedPreprocessor,
   parseText: blankDeclarationMacros,
