@@ -128,7 +128,7 @@ test('values that can never work are descriptor errors with key and line; range 
       ['[proposals.appliers."a b"]\nwriters = ["ok"]\n', 'proposals.appliers.a b', 5, /must name an applier id/],
       ['[vocabulary]\nrelations = [\n  "implements",\n  "Bad Relation!",\n]\n', 'vocabulary.relations', 8, /got "Bad Relation!"/],
       ['[sources]\ncode_roots = ["lib"]\n[adapter]\ncode = []\n', 'adapter.code', 8, /got \[\]/],
-      ['[adapter]\ncode = ["typescript", "typescript"]\n', 'adapter.code', 6, /names "typescript" twice/],
+      ['[adapter]\ncode = [\n  "typescript",\n  "python",\n  "typescript",\n]\n', 'adapter.code', 9, /names "typescript" twice/],
       ['[adapter]\ncode = ["auto", "python"]\n', 'adapter.code', 6, /"auto" before it already includes/],
       ['[sources]\ncontent_roots = [\n  "Readme.md",\n  "docforge.toml",\n]\n', 'sources.content_roots', 8, /names the descriptor "docforge.toml" itself/],
       ['[sources]\ncontent_roots = [".git"]\n', 'sources.content_roots', 6, /lies in "\.git", version-control metadata/],

@@ -57,14 +57,19 @@ export class Checker {
   }
 
   /**
-   * The line of one item of the list at `key`: the first line from the key's line on (at most
-   * 1,000 lines) that holds the item as a TOML string, else the key's line (null without one).
+   * The line of one item of the list at `key`: the line, from the key's line on (at most 1,000
+   * lines), that holds the `nth` occurrence of the item as a TOML string, else the key's line (null
+   * without one).
    */
-  itemLine(key: string, item: string): number | null {
+  itemLine(key: string, item: string, nth = 1): number | null {
     const keyLine = this.lineOf(key);
     if (keyLine === null) return null;
     const forms = [JSON.stringify(item), `'${item}'`];
-    for (let i = keyLine - 1; i < Math.min(this.lines.length, keyLine + 999); i += 1) if (forms.some((form) => this.lines[i]!.includes(form))) return i + 1;
+    let seen = 0;
+    for (let i = keyLine - 1; i < Math.min(this.lines.length, keyLine + 999); i += 1) {
+      seen += forms.reduce((sum, form) => sum + this.lines[i]!.split(form).length - 1, 0);
+      if (seen >= nth) return i + 1;
+    }
     return keyLine;
   }
 

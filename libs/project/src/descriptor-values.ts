@@ -20,7 +20,7 @@ export function checkNeverWorking(check: Checker, doc: DescriptorDocument): void
     const seen = new Set<string>();
     for (const id of code) {
       const twice = seen.has(id) ? `names "${id}" twice` : id !== 'auto' && id !== 'none' && seen.has('auto') ? `names "${id}", which "auto" before it already includes` : id === 'auto' && [...seen].some((s) => BUILTIN_CODE_ADAPTERS.includes(s)) ? `names "auto", which includes the adapters listed before it` : null;
-      if (twice !== null) check.fail('adapter.code', `${twice}; list each adapter once`, check.itemLine('adapter.code', id));
+      if (twice !== null) check.fail('adapter.code', `${twice}; list each adapter once`, check.itemLine('adapter.code', id, seen.has(id) ? 2 : 1));
       seen.add(id);
     }
   }
