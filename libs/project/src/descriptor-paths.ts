@@ -164,7 +164,8 @@ export function checkStateDirPlacement(check: Checker, root: string, stateDir: s
       for (const [stateForm, rootForm] of pairs) {
         const relation = overlaps(stateForm, rootForm);
         const kind = listKey === 'sources.content_roots' ? 'content root' : 'code root';
-        if (relation === 'inside' && rootForm === '.') {
+        // A state dir through a link is refused next (checkStateDirReal), never scanned: the scan would list what lies beyond the link.
+        if (relation === 'inside' && rootForm === '.' && firstNonDirectory(root, stateDir) === null) {
           held.set(kind, held.get(kind) ?? stateDirSources(root, stateDir, kind === 'content root' ? 'content' : 'code', exclude));
           const sources = held.get(kind);
           if (sources === null || sources === undefined) continue;
