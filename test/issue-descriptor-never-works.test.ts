@@ -137,6 +137,8 @@ test('values that can never work are descriptor errors with key and line; range 
       ['[limits]\nmax_results = 1.5\n', 'limits.max_results', 6, /\(got a TOML float: write the integer without a decimal point or exponent\), got 1\.5$/],
       ['[[views]]\nid = "g"\nrenderer = "graph"\nfocus = "X"\noutput = "g.html"\ndepth = 9\n', 'views.0.depth', 10, /must be an integer from 1 to 4, got 9/],
     ];
+    const version = refusal(root, 'schema_version = 2\n[project]\nid = "x"\n');
+    assert.match(version.message, /^docforge\.toml:1: schema_version must be 1, got 2$/);
     for (const [body, key, line, pattern] of cases) {
       const error = refusal(root, `${HEAD}${body}`);
       assert.equal(error.code, 'descriptor_invalid', body);

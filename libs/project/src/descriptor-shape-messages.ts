@@ -106,7 +106,7 @@ export function shapeMessage(field: readonly string[], keyword: string, value: u
   const range = INTEGER_RANGES[pattern];
   // Issue 30: a range error says what it got (`got 0`, `got 1.5`); an integral float (`1.0`, read as NaN) keeps the float note.
   if (range !== undefined) return `must be an integer from ${range[0]} to ${range[1]}${float}${gotValue(value, check.rawValue(field.join('.')))}`;
-  if (pattern === 'schema_version') return `must be 1${float}`;
+  if (pattern === 'schema_version') return `must be 1${float}${float === '' ? gotValue(value, check.rawValue('schema_version')) : ''}`;
   switch (pattern) {
     case 'project.id':
       return `${ID_RULE}${typeof value === 'string' ? `, got "${value}"` : ''}`;
