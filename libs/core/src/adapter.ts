@@ -34,7 +34,8 @@ export interface ModuleResolver {
   /**
    * Optional: the `[sources].exclude` glob that matches a project-relative path, or null when none
    * does. Decided by the descriptor alone (nothing is read), so a linker can word an import into an
-   * excluded folder as such rather than as a missing file.
+   * excluded folder as such rather than as a missing file. A path in the state dir, which DocForge
+   * never indexes whatever the globs say, is answered `[state].dir "DIR"` (no glob the user wrote).
    */
   excludedBy?(path: string): string | null;
   /**

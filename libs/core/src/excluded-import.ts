@@ -10,8 +10,11 @@ import type { SourceIssue } from './model.js';
 /**
  * The clause appended to an unresolved import's message before its full stop: `: its path P
  * matches [sources].exclude "G" of docforge.toml, so it is not indexed (remove that glob to index it)`.
+ * A path in the state dir (`excludedBy` answers `[state].dir "DIR"`) is said to lie in the state
+ * dir instead: DocForge's own exclusion is no glob the user wrote (issue 30).
  */
 export function excludedClause(target: string, glob: string): string {
+  if (glob.startsWith('[state].dir ')) return `: its path ${target} lies in the state dir (${glob} of docforge.toml), which DocForge never indexes (choose a state dir that holds no sources)`;
   return `: its path ${target} matches [sources].exclude "${glob}" of docforge.toml, so it is not indexed (remove that glob to index it)`;
 }
 

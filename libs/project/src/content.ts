@@ -109,7 +109,7 @@ function requiredString(table: Table, key: string): string {
 
 
 /** A relation name a proposal can name (the proposal schema's `relation` pattern). */
-const PROPOSABLE_RELATION = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+export const PROPOSABLE_RELATION = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 
 /**
  * A warning per declared relation whose name no proposal could name (outside the proposal

@@ -47,13 +47,41 @@ export function displayKey(key: string): string {
   return `[${parts[0]}].${parts.slice(1).join('.')}`;
 }
 
-/** Validation context: the descriptor text outline, for line lookups. */
+/** Validation context: the descriptor text outline (and its lines), for line lookups. */
 export class Checker {
-  constructor(private readonly outline: TomlOutline) {}
+  constructor(private readonly outline: TomlOutline, private readonly lines: readonly string[] = []) {}
 
   /** First line of the dotted key, or null. */
   lineOf(key: string): number | null {
     return lineOf(this.outline, key);
+  }
+
+  /**
+   * The line of one item of the list at `key`: the line, from the key's line on (at most 1,000
+   * lines), that holds the `nth` occurrence of the item as a TOML string, else the key's line (null
+   * without one).
+   */
+  itemLine(key: string, item: string, nth = 1): number | null {
+    const keyLine = this.lineOf(key);
+    if (keyLine === null) return null;
+    const forms = [JSON.stringify(item), `'${item}'`];
+    let seen = 0;
+    for (let i = keyLine - 1; i < Math.min(this.lines.length, keyLine + 999); i += 1) {
+      seen += forms.reduce((sum, form) => sum + this.lines[i]!.split(form).length - 1, 0);
+      if (seen >= nth) return i + 1;
+    }
+    return keyLine;
+  }
+
+  /** The value text of a one-line `key = value` at the key's line (a trailing `# comment` cut when no string is on it), or null. */
+  rawValue(key: string): string | null {
+    const line = this.lineOf(key);
+    const text = line === null ? undefined : this.lines[line - 1];
+    const eq = text?.indexOf('=') ?? -1;
+    if (text === undefined || eq < 0) return null;
+    const value = text.slice(eq + 1);
+    const shown = (/["']/.test(value) ? value : value.replace(/#.*$/, '')).trim();
+    return shown === '' || shown.length > 40 ? null : shown;
   }
 
   /**

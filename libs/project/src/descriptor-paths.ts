@@ -8,6 +8,7 @@ import { isAbsolute, join, posix, sep } from 'node:path';
 import { errors } from '@docforge/core';
 import { DESCRIPTOR_FILE } from './descriptor-types.js';
 import type { Checker } from './descriptor-check.js';
+import { stateDirSources, type HeldSources } from './descriptor-state-sources.js';
 
 /** C0 controls (NUL included) and DEL: no path value of the descriptor may hold one. */
 const CONTROL_CHAR = /[\u0000-\u001f\u007f]/;
@@ -140,11 +141,15 @@ export function vcsSegment(rel: string): string | undefined {
  * version-control metadata (`.git`, `.hg`, ...): it may not
  * equal, contain, or lie inside any content or code root, compared both lexically and after
  * realpath. A root of `.` (the whole project) is the one exception for "inside": the state dir is
- * then always excluded from the walk, and no other placement would be possible.
+ * then always excluded from the walk, and no other placement would be possible; but a state dir
+ * there that already holds files the walk of that root would read (issue 30: `[state] dir = "lib"`
+ * on a package whose code is lib/*.js), outside DocForge's own folders and the user's `exclude`
+ * globs, is refused too, naming up to three of them.
  * @throws DocforgeError descriptor_invalid naming `state.dir` (line of `[state].dir`, or of the
  *   offending root list when the state dir is the default `.docforge`)
  */
-export function checkStateDirPlacement(check: Checker, root: string, stateDir: string, declared: boolean, contentRoots: readonly string[], codeRoots: readonly string[]): void {
+export function checkStateDirPlacement(check: Checker, root: string, stateDir: string, declared: boolean, contentRoots: readonly string[], codeRoots: readonly string[], exclude: readonly unknown[]): void {
+  const held = new Map<string, HeldSources | null>();
   if (stateDir === '.') check.fail('state.dir', 'must not be the project root itself');
   // Version-control metadata is never a state dir: DocForge writes and deletes files there.
   const vcs = vcsSegment(stateDir);
@@ -158,8 +163,16 @@ export function checkStateDirPlacement(check: Checker, root: string, stateDir: s
       if (stateReal !== null && rootReal !== null) pairs.push([stateReal, rootReal]);
       for (const [stateForm, rootForm] of pairs) {
         const relation = overlaps(stateForm, rootForm);
-        if (relation === null || (relation === 'inside' && rootForm === '.')) continue;
         const kind = listKey === 'sources.content_roots' ? 'content root' : 'code root';
+        // A state dir through a link is refused next (checkStateDirReal), never scanned: the scan would list what lies beyond the link.
+        if (relation === 'inside' && rootForm === '.' && firstNonDirectory(root, stateDir) === null) {
+          held.set(kind, held.get(kind) ?? stateDirSources(root, stateDir, kind === 'content root' ? 'content' : 'code', exclude));
+          const sources = held.get(kind);
+          if (sources === null || sources === undefined) continue;
+          const shown = `${sources.examples.map((p) => `"${p}"`).join(', ')}${sources.more ? ', ...' : ''}`;
+          check.fail('state.dir', `"${stateDir}" lies inside the ${kind} "." and holds project sources the walk would read (${shown}); the walk never enters the state dir, so they would drop out of the index, and DocForge deletes files there: choose a folder that holds no sources (the default is ".docforge")`, declared ? undefined : (check.lineOf(listKey) ?? null));
+        }
+        if (relation === null || (relation === 'inside' && rootForm === '.')) continue;
         const how = relation === 'equal' ? 'is the same directory as' : relation === 'inside' ? 'lies inside' : 'contains';
         const via = stateForm === stateDir && rootForm === rootRel ? '' : ` (after resolving symbolic links: "${stateForm}" vs "${rootForm}")`;
         const line = declared ? undefined : (check.lineOf(listKey) ?? null);

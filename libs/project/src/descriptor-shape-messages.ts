@@ -85,6 +85,16 @@ function outputMessage(field: readonly string[], keyword: string, value: unknown
 }
 
 /**
+ * `, got 0` / `, got 1.5` / `, got "x"` for a scalar value, else ''. An integral float (`5.0`, which
+ * the loader gives as NaN) is shown as written on its line (`raw`), when there is one.
+ */
+function gotValue(value: unknown, raw: string | null): string {
+  if (typeof value === 'number') return Number.isNaN(value) ? (raw === null ? '' : `, got ${raw}`) : `, got ${value}`;
+  if (typeof value === 'string') return `, got ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}`;
+  return typeof value === 'boolean' ? `, got ${value}` : '';
+}
+
+/**
  * The message for a schema failure (`keyword`) at `field` holding `value`.
  * @param root the real project root (a view output's path checks); `fallback` ajv's own message
  *   for a failure no pinned message covers
@@ -94,8 +104,9 @@ export function shapeMessage(field: readonly string[], keyword: string, value: u
   // A float where an integer is meant (`1.0`, `1e3`, `2.5`: the loader gives integral floats as NaN) says so.
   const float = typeof value === 'number' && !Number.isInteger(value) ? ' (got a TOML float: write the integer without a decimal point or exponent)' : '';
   const range = INTEGER_RANGES[pattern];
-  if (range !== undefined) return `must be an integer from ${range[0]} to ${range[1]}${float}`;
-  if (pattern === 'schema_version') return `must be 1${float}`;
+  // Issue 30: a range error says what it got (`got 0`, `got 1.5`); an integral float (`1.0`, read as NaN) keeps the float note.
+  if (range !== undefined) return `must be an integer from ${range[0]} to ${range[1]}${float}${gotValue(value, check.rawValue(field.join('.')))}`;
+  if (pattern === 'schema_version') return `must be 1${float}${float === '' ? gotValue(value, check.rawValue('schema_version')) : ''}`;
   switch (pattern) {
     case 'project.id':
       return `${ID_RULE}${typeof value === 'string' ? `, got "${value}"` : ''}`;

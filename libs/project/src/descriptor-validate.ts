@@ -16,19 +16,24 @@ import { checkDescriptorShape, type ShapeGate } from './descriptor-shape.js';
 import { checkStateDirPlacement, checkStateDirReal, noControlChars, relativePath, vcsSegment } from './descriptor-paths.js';
 import type { DescriptorDocument } from '@docforge/protocol/descriptor';
 import type { SourceIssue } from '@docforge/core';
-import picomatch from 'picomatch';
+import { ACCESS_ID_PATTERN, ACCESS_ID_RULE } from '@docforge/core';
+import { checkExcludeGlobs, excludedRootWarnings, removedCodeWarnings } from './descriptor-exclude.js';
+import { checkNeverWorking } from './descriptor-values.js';
 
 export type { Table };
 export { isInside } from './descriptor-paths.js';
 
 const DEFAULT_EXCLUDE = ['**/node_modules/**', '**/.git/**'];
-const WRITER_ID = /^[^\u0000-\u001f\u007f]{1,256}$/;
 
 function rootList(check: Checker, root: string, items: readonly string[] | undefined, key: string, fallback: string[]): string[] {
   if (items === undefined) return [...fallback];
   const out: string[] = [];
   for (const item of items) {
     const normalized = relativePath(check, root, item, key, true);
+    // Issue 30: neither the descriptor nor version-control metadata can be a root of sources.
+    if (normalized.toLowerCase() === DESCRIPTOR_FILE) check.fail(key, `names the descriptor "${normalized}" itself, which is configuration, never a source`, check.itemLine(key, item));
+    const vcs = vcsSegment(normalized);
+    if (vcs !== undefined) check.fail(key, `"${normalized}" lies in "${vcs}", version-control metadata, never a source`, check.itemLine(key, item));
     if (!out.includes(normalized)) out.push(normalized);
   }
   return out;
@@ -64,7 +69,8 @@ function parseWriters(check: Checker, gate: ShapeGate, table: NonNullable<Descri
     const scope = `proposals.writers.${id}`;
     // The id is checked before its table's shape, its globs after the whole table's.
     gate.before(['proposals', 'writers', id], -2);
-    if (!WRITER_ID.test(id)) check.fail(scope, 'must name a writer id of 1 to 256 printable characters');
+    // The id grammar of --proposal-writer (issue 30): an id outside it could never be bound.
+    if (!ACCESS_ID_PATTERN.test(id)) check.fail(scope, `must name a writer id of 1 to 256 printable characters in the id grammar of --proposal-writer (${ACCESS_ID_RULE.replace(/^1 to \d+ characters: /, '')}), got ${JSON.stringify(id)}`);
     gate.before(['proposals', 'writers', id, 'paths'], 1);
     const paths = unique(entry.paths);
     for (const glob of paths ?? []) noControlChars(check, `${scope}.paths`, glob);
@@ -80,7 +86,7 @@ function parseProposals(check: Checker, gate: ShapeGate, doc: DescriptorDocument
   const appliers: Record<string, ApplierPolicy> = {};
   for (const [id, entry] of Object.entries(doc.proposals?.appliers ?? {})) {
     gate.before(['proposals', 'appliers', id], -2);
-    if (!WRITER_ID.test(id)) check.fail(`proposals.appliers.${id}`, 'must name an applier id of 1 to 256 printable characters');
+    if (!ACCESS_ID_PATTERN.test(id)) check.fail(`proposals.appliers.${id}`, `must name an applier id of 1 to 256 printable characters in the id grammar of --canonical-applier (${ACCESS_ID_RULE.replace(/^1 to \d+ characters: /, '')}), got ${JSON.stringify(id)}`);
     gate.before(['proposals', 'appliers', id, 'writers'], 1);
     defineOwn(appliers, id, { writers: [...new Set(entry.writers)] });
   }
@@ -150,7 +156,8 @@ function checkPaths(check: Checker, gate: ShapeGate, root: string, doc: Descript
   const codeRoots = rootList(check, root, doc.sources?.code_roots, 'sources.code_roots', []);
   // The placement came right after the code roots, before [sources].exclude.
   gate.before(['sources', 'code_roots'], 2);
-  checkStateDirPlacement(check, root, stateDir, doc.state?.dir !== undefined, contentRoots, codeRoots);
+  const exclude: readonly unknown[] = Array.isArray(doc.sources?.exclude) ? doc.sources.exclude : DEFAULT_EXCLUDE;
+  checkStateDirPlacement(check, root, stateDir, doc.state?.dir !== undefined, contentRoots, codeRoots, exclude);
   checkStateDirReal(check, root, stateDir);
   gate.before(['adapter', 'module'], 1);
   const module = doc.adapter?.module === undefined ? null : relativePath(check, root, doc.adapter.module, 'adapter.module', false);
@@ -166,7 +173,7 @@ function checkPaths(check: Checker, gate: ShapeGate, root: string, doc: Descript
  *   `path_outside_root` for a state dir reached through a link or leaving the root
  */
 export function validateDescriptor(raw: Table, text: string, root: string, file: string): Descriptor {
-  const check: Checker = new Checker(outlineToml(text));
+  const check: Checker = new Checker(outlineToml(text), text.split('\n'));
   const { doc, gate } = checkDescriptorShape(check, raw, root);
   const { stateDir, contentRoots, codeRoots, module, includeDirs } = checkPaths(check, gate, root, doc);
   const views = parseViews(check, gate, root, doc, stateDir);
@@ -175,11 +182,15 @@ export function validateDescriptor(raw: Table, text: string, root: string, file:
   const id = doc.project.id;
   const exclude = doc.sources?.exclude === undefined ? [...DEFAULT_EXCLUDE] : [...doc.sources.exclude];
   for (const glob of exclude) noControlChars(check, 'sources.exclude', glob);
+  const own = checkExcludeGlobs(check, exclude);
+  checkNeverWorking(check, doc);
   for (const always of [`${stateDir}/**`, '**/.git/**']) if (!exclude.includes(always)) exclude.push(always);
   const adapter = doc.adapter ?? {};
   const vocab = doc.vocabulary ?? {};
   const limits = effectiveLimits(check, doc.limits);
-  const warnings = [...limits.warnings, ...excludedRootWarnings(check, exclude.slice(0, doc.sources?.exclude?.length ?? DEFAULT_EXCLUDE.length), [['content', contentRoots], ['code', codeRoots]])];
+  const covering = excludedRootWarnings(check, own.compiled, [['content', contentRoots], ['code', codeRoots]]);
+  const removing = doc.adapter?.code === 'none' ? [] : removedCodeWarnings(check, root, own.compiled, codeRoots, stateDir, covering.covered);
+  const warnings = [...limits.warnings, ...own.warnings, ...covering.warnings, ...removing];
   return {
     schema_version: 1,
     root,
@@ -209,27 +220,4 @@ function effectiveLimits(check: Checker, limits: DescriptorDocument['limits']): 
   const line = check.lineOf('limits.max_output_chars');
   const message = `${DESCRIPTOR_FILE}:${line ?? ''}${line === null ? '' : ':'} [limits].max_output_chars = ${configured} is below the floor of ${MIN_MAX_OUTPUT_CHARS} characters (the smallest limit at which bootstrap and get_contract return every contract record); ${MIN_MAX_OUTPUT_CHARS} is used`;
   return { limits: effective, warnings: [{ severity: 'warning', code: 'max_output_chars_raised', message, path: DESCRIPTOR_FILE, line, node_id: null }] };
-}
-
-/**
- * One `exclude_covers_root` warning per declared root (content or code, `.` aside) that one of the
- * descriptor's own `[sources].exclude` globs matches as a whole (break-it trial 48: `*`, `**` + `/*`,
- * `!(x)`, or the negation `!docs/**`, which matches every path outside docs): the walk skips that
- * root, so nothing in it is indexed, and `validate` reported nothing. At the `exclude` key's line.
- */
-function excludedRootWarnings(check: Checker, globs: readonly string[], roots: readonly (readonly ['content' | 'code', readonly string[]])[]): SourceIssue[] {
-  const line = check.lineOf('sources.exclude');
-  const out: SourceIssue[] = [];
-  for (const glob of globs) {
-    // Compiled as the walk compiles it (walk-rules.ts skipRules), so the warning names what the walk skips.
-    const pattern = picomatch.makeRe(glob, { dot: true });
-    for (const [role, list] of roots) {
-      for (const root of list) {
-        if (root === '.' || !pattern.test(root)) continue;
-        const message = `${DESCRIPTOR_FILE}:${line ?? ''}${line === null ? '' : ':'} [sources].exclude glob ${JSON.stringify(glob)} matches the whole ${role} root ${JSON.stringify(root)}: nothing in it is indexed (exclude globs skip what they match; a leading "!" matches every path that is not the rest)`;
-        out.push({ severity: 'warning', code: 'exclude_covers_root', message, path: DESCRIPTOR_FILE, line, node_id: null });
-      }
-    }
-  }
-  return out;
 }

@@ -6,6 +6,7 @@ export type { Descriptor, ViewDeclaration, ViewRenderer, ViewSelector, ProposalW
 export { DESCRIPTOR_FILE, MIN_MAX_OUTPUT_CHARS, MAX_DESCRIPTOR_BYTES, BUILTIN_CODE_ADAPTERS, PROPOSAL_OPERATIONS, ID_PATTERN } from './descriptor-types.js';
 export { loadDescriptor } from './descriptor.js';
 export { excludeGlobOf } from './walk-rules.js';
+export { BUILTIN_CODE_EXTENSIONS } from './descriptor-state-sources.js';
 export type { SourceEntry, SourcePathClass, SourceWalk, StatIdentity } from './walk.js';
 export { CONTENT_EXTENSIONS, MAX_CONTENT_SOURCE_BYTES, MAX_CODE_SOURCE_BYTES, walkSources, cheapIdentity, statIdentity, sourceHash, codeSourcePathMatcher, sourcePathClassifier } from './walk.js';
 export type { LinkRef, ContentParse, ContentSourceInput } from './content.js';

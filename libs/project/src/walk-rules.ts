@@ -49,11 +49,14 @@ export interface SkipRules {
 
 /**
  * The first `[sources].exclude` glob of the descriptor that matches a project-relative POSIX path
- * (`build/**` for `build/lib/x.js`), or null. Pure; compiles each glob once per call of this factory.
+ * (`build/**` for `build/lib/x.js`), or null. A path in the state dir, which the walk never enters
+ * whatever the globs say, is named `[state].dir "DIR"` instead (issue 30: the state dir's own
+ * implicit glob `DIR/**` is not one the user wrote). Pure; compiles each glob once per call of this factory.
  */
 export function excludeGlobOf(desc: Descriptor): (rel: string) => string | null {
   const patterns = desc.sources.exclude.map((glob) => ({ glob, re: picomatch.makeRe(glob, { dot: true }) }));
-  return (rel) => patterns.find((pattern) => pattern.re.test(rel))?.glob ?? null;
+  const state = desc.state.dir;
+  return (rel) => rel === state || rel.startsWith(`${state}/`) ? `[state].dir ${JSON.stringify(state)}` : patterns.find((pattern) => pattern.re.test(rel))?.glob ?? null;
 }
 
 /** The walk's skip rules: exclude globs, the state dir, and `.git` (for links and `codeSourcePathMatcher`). */

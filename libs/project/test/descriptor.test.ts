@@ -96,7 +96,9 @@ output = "site/architecture.html"
 test('[adapter].code accepts auto, none and arrays', () => {
   assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = "auto"\n`).adapter.code, ['typescript', 'python', 'go', 'rust', 'java', 'csharp', 'ruby', 'php', 'cpp']);
   assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = "none"\n`).adapter.code, []);
-  assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = ["python", "typescript", "python"]\n`).adapter.code, ['python', 'typescript']);
+  assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = ["python", "typescript"]\n`).adapter.code, ['python', 'typescript']);
+  // Issue 30 (third trial 48): an adapter listed twice is refused at its line, no longer merged silently.
+  expectInvalid(`${MINIMAL}[adapter]\ncode = ["python", "typescript", "python"]\n`, 6, 'adapter.code', /^docforge\.toml:6: \[adapter\]\.code names "python" twice/);
   assert.deepEqual(loadText(`${MINIMAL}[sources]\ncode_roots = ["lib"]\n`).adapter.code, ['typescript', 'python', 'go', 'rust', 'java', 'csharp', 'ruby', 'php', 'cpp']);
   expectInvalid(`${MINIMAL}[adapter]\ncode = "cobol"\n`, 6, 'adapter.code', /^docforge\.toml:6: \[adapter\]\.code names an unknown code adapter "cobol"/);
 });
@@ -115,7 +117,7 @@ test('TOML syntax error reports the line from the parser', () => {
 
 test('max_results out of range names file, line and key', () => {
   const text = `${MINIMAL}\n[limits]\nmax_results = 0\n`;
-  expectInvalid(text, 7, 'limits.max_results', /^docforge\.toml:7: \[limits\]\.max_results must be an integer from 1 to 10000$/);
+  expectInvalid(text, 7, 'limits.max_results', /^docforge\.toml:7: \[limits\]\.max_results must be an integer from 1 to 10000, got 0$/);
   expectInvalid(`${MINIMAL}[limits]\nmax_results = 10001\n`, 6, 'limits.max_results', /from 1 to 10000/);
   expectInvalid(`${MINIMAL}[limits]\nmax_results = 2.5\n`, 6, 'limits.max_results', /integer/);
   expectInvalid(`${MINIMAL}[limits]\nmax_output_chars = 1999\n`, 6, 'limits.max_output_chars', /from 2000 to 10000000/);

@@ -11,8 +11,8 @@ import { excludedClause, excludedTarget, type ModuleResolver } from '@docforge/c
  * `[sources].exclude` glob matches (`ModuleResolver.excludedBy`): the clause `: its path P matches
  * [sources].exclude "G" of docforge.toml, so it is not indexed (remove that glob to index it)`
  * (core's {@link excludedClause}, shared with the Python and tree-sitter adapters), appended to the
- * message before its full stop. '' for any other specifier, a path leaving the root, or a resolver
- * without `excludedBy`.
+ * message before its full stop (a path in the state dir is said to lie there). '' for any other
+ * specifier, a path leaving the root, or a resolver without `excludedBy`.
  */
 export function excludedNote(resolver: ModuleResolver, from: string, specifier: string): string {
   if (!specifier.startsWith('./') && !specifier.startsWith('../')) return '';

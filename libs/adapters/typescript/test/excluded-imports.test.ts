@@ -46,3 +46,16 @@ test("piscina's tests with dist/** excluded: each import into dist/ names the gl
   assert.equal(plain.length, issues.length);
   assert.ok(plain.every((i) => !i.message.includes('[sources].exclude')));
 });
+
+// Issue 30, third trial 48: the state dir's own exclusion was reported as a glob `DIR/**` the user
+// never wrote. `excludedBy` answers `[state].dir "DIR"` for a path in the state dir
+// (@docforge/project excludeGlobOf), and the message says the path lies in the state dir.
+test("piscina's tests with the state dir at dist: each import into dist/ says it lies in the state dir, naming no glob", () => {
+  const issues = unresolved((p) => (p === 'dist' || p.startsWith('dist/') ? '[state].dir "dist"' : null));
+  const intoDist = issues.filter((i) => /Cannot resolve module '\.\.\/dist[^']*'/.test(i.message));
+  assert.ok(intoDist.length >= 9, `${intoDist.length} imports into dist/`);
+  for (const issue of intoDist) {
+    assert.match(issue.message, /^Cannot resolve module '\.\.\/dist[^']*' to a project file: its path dist(\/[^ ]*)? lies in the state dir \(\[state\]\.dir "dist" of docforge\.toml\), which DocForge never indexes \(choose a state dir that holds no sources\)\.$/);
+    assert.ok(!issue.message.includes('[sources].exclude'), issue.message);
+  }
+});
