@@ -11,6 +11,7 @@ import { errors, toDocforgeError, type DocforgeError } from '@docforge/core';
 import type { ChangedNode, CurrentChanges, OpenedPublication } from '@docforge/sync';
 import type { AffectedEntry, AffectedResult } from '@docforge/retrieval';
 import { errorLine, printLine as print, printRaw } from './terminal.js';
+import { errorDocument, exitStatusOf } from './cli-error.js';
 import { USAGE_EXIT_CODE } from './tool-arguments.js';
 import { notFollowedLine } from './not-followed.js';
 
@@ -61,9 +62,10 @@ async function readStdin(max: number): Promise<string> {
  * `docforge affected`: prints the changed sources and nodes, then the affected entries (text or
  * `--json`) and resolves to 0; {@link USAGE_EXIT_CODE} for a bad option or a malformed diff
  * (`invalid_arguments`, nothing read further, nothing written). With `--json` every error is
- * printed on standard output as `{ "schema_version": 1, "error": { code, message, remediation,
- * details } }` (the MCP wire error), exit 2 for `invalid_arguments` and 1 for any other; without
- * it a usage error is a `docforge: ...` line on standard error and the others are thrown.
+ * printed on standard output as the CLI's error document (cli-error.ts `errorDocument`), with the
+ * exit status of its code (cli-error.ts `exitStatusOf`: 2 for `invalid_arguments`, as every
+ * command); without it a usage error is a `docforge: ...` line on standard error and the others
+ * are thrown.
  * @throws DocforgeError (text mode only) `index_unavailable` when nothing is published yet, and what loading the project throws
  */
 export async function runAffected(root: string, options: AffectedCliOptions): Promise<number> {
@@ -77,10 +79,10 @@ export async function runAffected(root: string, options: AffectedCliOptions): Pr
   }
 }
 
-/** Prints `error` as the `--json` error object and returns its exit code. */
+/** Prints `error` as the `--json` error document and returns its exit code (cli-error.ts). */
 function jsonError(error: DocforgeError): number {
-  printRaw(JSON.stringify({ schema_version: 1, error: error.toWire() }, null, 2));
-  return error.code === 'invalid_arguments' ? USAGE_EXIT_CODE : 1;
+  printRaw(JSON.stringify(errorDocument(error.toWire()), null, 2));
+  return exitStatusOf(error.code);
 }
 
 /** The answer of {@link runAffected}; errors propagate. */
