@@ -3,7 +3,7 @@
 // wherever they are raised: option parser, tool schema, running command or tool handler; every
 // other code exits 1); every --json error is `{schema_version: 1, ok: false, error}` (a read
 // command: the tool's envelope, which adds notice and project); a refused line of a known command
-// prints that command's usage, not the global one; docforge-mcp prints its usage after every
+// prints that command's usage, not the global one (wherever it is refused); docforge-mcp prints its usage after every
 // malformed flag; a huge echoed value is cut; and `docforge changeset rebase ID --writer W` mirrors
 // docforge_rebase_changeset (the hint of `changeset list` names it).
 import { test } from 'node:test';
@@ -92,6 +92,12 @@ test('a refused line of a known command prints that command\'s usage; an unknown
     [['sync', 'extra'], 'sync'], // a word a command does not take
     [['search', '--kinds', ',', 'x'], 'search'], // a malformed option value
     [['render', 'a', 'b'], 'render'],
+    // Refused inside the command's own module.
+    [['check', '--format', 'xml'], 'check'],
+    [['changeset'], 'changeset'],
+    [['viewer', 'frob'], 'viewer'],
+    [['affected', '--depth', '99'], 'affected'],
+    [['review', 'REQ-PAY-001'], 'review'],
   ];
   const runs = await Promise.all(lines.map(([argv]) => cli([...argv, '-C', root])));
   for (const [i, [argv, command]] of lines.entries()) {

@@ -12,6 +12,7 @@ import type { ChangedNode, CurrentChanges, OpenedPublication } from '@docforge/s
 import type { AffectedEntry, AffectedResult } from '@docforge/retrieval';
 import { errorLine, printLine as print, printRaw } from './terminal.js';
 import { errorDocument, exitStatusOf } from './cli-error.js';
+import { commandUsage } from './usage.js';
 import { USAGE_EXIT_CODE } from './tool-arguments.js';
 import { notFollowedLine } from './not-followed.js';
 
@@ -75,7 +76,7 @@ export async function runAffected(root: string, options: AffectedCliOptions): Pr
     const wire = toDocforgeError(error) as DocforgeError;
     if (options.json) return jsonError(wire);
     if (wire.code !== 'invalid_arguments') throw error;
-    return usage(options, `${wire.code}: ${wire.message}`);
+    return usage(options, `${wire.code}: ${wire.message}`, false);
   }
 }
 
@@ -112,10 +113,16 @@ async function answer(root: string, options: AffectedCliOptions): Promise<number
   }
 }
 
-/** A usage problem: `docforge: MESSAGE` on standard error, or with `--json` the error object on standard output. */
-function usage(options: AffectedCliOptions, message: string): number {
+/**
+ * A usage problem: `docforge: MESSAGE` on standard error, followed by the command's usage when
+ * `withUsage` (a bad option; not for a malformed diff), or with `--json` the error object on
+ * standard output.
+ */
+function usage(options: AffectedCliOptions, message: string, withUsage = true): number {
   if (options.json) return jsonError(errors.invalidArguments(message.replace(/^invalid_arguments: /, '')));
   errorLine(`docforge: ${message}`);
+  const text = withUsage ? commandUsage('affected') : null;
+  if (text !== null) process.stderr.write(`\n${text}\n`);
   return USAGE_EXIT_CODE;
 }
 

@@ -251,7 +251,7 @@ function rebaseCommand(root: string, id: string, options: ChangesetCommandOption
  */
 export async function runChangeset(root: string, sub: string | undefined, args: readonly string[], options: ChangesetCommandOptions, logger: Logger): Promise<number> {
   const problem = changesetUsageProblem(sub, args, options);
-  if (problem !== null) return refuseInput(options.json, problem);
+  if (problem !== null) return refuseInput(options.json, problem, 'changeset');
   const id = args[0];
   if (id !== undefined && sub !== undefined && sub in SUBCOMMAND_TOOLS && !(await checkChangesetId(sub as keyof typeof SUBCOMMAND_TOOLS, id, options))) return USAGE_EXIT_CODE;
   switch (sub) {
@@ -270,7 +270,7 @@ export async function runChangeset(root: string, sub: string | undefined, args: 
     case 'apply':
       return runApply(root, id!, options, logger);
     default:
-      return refuseInput(options.json, `unknown changeset subcommand ${JSON.stringify(sub ?? '')} (${CHANGESET_SUBCOMMANDS.join(', ')})`);
+      return refuseInput(options.json, `unknown changeset subcommand ${JSON.stringify(sub ?? '')} (${CHANGESET_SUBCOMMANDS.join(', ')})`, 'changeset');
   }
 }
 

@@ -59,12 +59,12 @@ function annotationPrefix(root: string): string {
 export async function runCheck(root: string, options: CheckOptions): Promise<number> {
   const format = (options.format ?? 'text') as CheckFormat;
   if (!(CHECK_FORMATS as readonly string[]).includes(format)) {
-    return refuseInput(options.json, `check --format must be one of ${CHECK_FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
+    return refuseInput(options.json, `check --format must be one of ${CHECK_FORMATS.join(', ')} (got ${JSON.stringify(format)})`, 'check');
   }
   if (options.json) return refuseInput(true, 'check takes --format text|github|sarif, not --json');
   const minSeverity = options.minSeverity ?? 'info';
   if (!(CHECK_SEVERITIES as readonly string[]).includes(minSeverity)) {
-    return refuseInput(false, `check --min-severity must be one of ${CHECK_SEVERITIES.join(', ')} (got ${JSON.stringify(minSeverity)})`);
+    return refuseInput(false, `check --min-severity must be one of ${CHECK_SEVERITIES.join(', ')} (got ${JSON.stringify(minSeverity)})`, 'check');
   }
   const render = await import('@docforge/render');
   let issues: CheckFinding[];

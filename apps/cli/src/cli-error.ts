@@ -14,6 +14,7 @@
  */
 import { errors, type WireError } from '@docforge/core';
 import { errorLine, printRaw } from './terminal.js';
+import { commandUsage } from './usage.js';
 
 /** Exit status of an error that means the caller's input is malformed (and of every usage error). */
 export const BAD_INPUT_STATUS = 2;
@@ -85,11 +86,15 @@ export function reportError(wire: WireError, json: boolean, envelope?: Record<st
 
 /**
  * A refused command line or option (`invalid_arguments`, exit 2): `docforge: MESSAGE` on standard
- * error, or with `json` only {@link errorDocument} on standard output (nothing on standard error).
+ * error, followed by the usage of `command` when given (usage.ts `commandUsage`), or with `json`
+ * only {@link errorDocument} on standard output (nothing on standard error).
  * @returns 2
  */
-export function refuseInput(json: boolean, message: string): number {
-  return refuseWire(json, errors.invalidArguments(message).toWire(), `docforge: ${message}`);
+export function refuseInput(json: boolean, message: string, command?: string): number {
+  const status = refuseWire(json, errors.invalidArguments(message).toWire(), `docforge: ${message}`);
+  const usage = json || command === undefined ? null : commandUsage(command);
+  if (usage !== null) process.stderr.write(`\n${usage}\n`);
+  return status;
 }
 
 /**

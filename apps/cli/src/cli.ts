@@ -86,8 +86,9 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
  * "invalid_arguments", ...}}` on standard output alone (as every `--json` error is printed).
  */
 function refuse(json: boolean, message: string, command?: string): number {
-  const status = refuseInput(json, message);
-  if (!json) process.stderr.write(`\n${(command === undefined ? null : commandUsage(command)) ?? USAGE}\n`);
+  const own = command !== undefined && commandUsage(command) !== null;
+  const status = refuseInput(json, message, own ? command : undefined);
+  if (!json && !own) process.stderr.write(`\n${USAGE}\n`);
   return status;
 }
 

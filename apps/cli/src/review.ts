@@ -97,7 +97,7 @@ function usageProblem(args: readonly string[], options: ReviewCommandOptions): s
  */
 export async function runReview(root: string, args: readonly string[], options: ReviewCommandOptions, logger: Logger): Promise<number> {
   const problem = usageProblem(args, options);
-  if (problem !== null) return refuseInput(options.json, problem);
+  if (problem !== null) return refuseInput(options.json, problem, 'review');
   const nodeId = args[0]!;
   // The node ID is checked as MCP checks the `source_id` of the link_review operation review registers
   // (docforge_register_changes' schema): a malformed one is a usage error (exit 2), never "no node"
