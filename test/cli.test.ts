@@ -168,8 +168,9 @@ test('commands refuse arguments they do not take, and name what they expect', ()
     [['init', path.join(root, 'a'), path.join(root, 'b')], /docforge: init takes at most one DIR \(got ".*b"\)/],
     [['demo', 'extra'], /docforge: demo takes no arguments \(it runs on the bundled examples\/, or on -C DIR\) \(got "extra"\)/],
     [['viewer', 'status', 'extra'], /docforge: viewer status takes no other arguments \(got "extra"\)/],
-    [['changeset'], /docforge: changeset needs a subcommand \(list, show, diff, validate, abandon, apply\)/],
-    [['changeset', 'bogus', 'x'], /docforge: unknown changeset subcommand "bogus" \(list, show, diff, validate, abandon, apply\)/],
+    // `rebase` is listed since issue 30 (stop 49) added `docforge changeset rebase ID --writer W`.
+    [['changeset'], /docforge: changeset needs a subcommand \(list, show, diff, validate, rebase, abandon, apply\)/],
+    [['changeset', 'bogus', 'x'], /docforge: unknown changeset subcommand "bogus" \(list, show, diff, validate, rebase, abandon, apply\)/],
     [['changeset', 'list', 'extra', '-C', root], /docforge: changeset list takes no arguments \(got "extra"\)/],
     [['changeset', 'show', '-C', root], /docforge: changeset show needs a changeset ID/],
     [['changeset', 'show', 'abc', 'def', '-C', root], /docforge: changeset show takes one changeset ID \(got 2 arguments\)/],

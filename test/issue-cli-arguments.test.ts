@@ -64,7 +64,9 @@ describe('options that take one value, and log levels (command lines of docforge
     const root = exampleProjectCopy({ state: false });
     const bad = mcp(['--project-root', root, '--log-level', 'nope']);
     assert.equal(bad.status, 2);
-    assert.equal(bad.stderr, 'docforge-mcp: --log-level must be one of fatal, error, warn, info, debug, trace, silent\n');
+    // Every malformed flag prints the problem, then the usage (issue 30, stop 49: before, this one printed no usage).
+    assert.match(bad.stderr, /^docforge-mcp: --log-level must be one of fatal, error, warn, info, debug, trace, silent \(got "nope"\)\nUsage: docforge-mcp /);
+    assert.doesNotMatch(bad.stderr, /\n\s+at /);
     // With stdin closed at once the server starts, logs at info and exits cleanly.
     const env = mcp(['--project-root', root], { DOCFORGE_LOG_LEVEL: 'bogus' });
     assert.equal(env.status, 0, env.stderr);

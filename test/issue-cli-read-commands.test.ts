@@ -153,13 +153,17 @@ describe('the CLI read commands on examples/', async () => {
     }
   });
 
-  test('with --json an error of a command that ran is its error object on stdout (exit 1), the text line on stderr', async () => {
+  // Issue 30, stop 49: the exit code follows the error code, not the moment it was raised. `init` of a
+  // missing folder is invalid_arguments (exit 2, before: 1); `sync -C` a missing root is
+  // project_root_invalid, an operational error (exit 1, unchanged).
+  test('with --json an error of a command that ran is its error object on stdout, the text line on stderr, exit by its code', async () => {
     const missing = path.join(os.tmpdir(), `docforge-absent-${process.pid}`);
     const runs = await Promise.all([cli(['init', missing, '--json']), cli(['sync', '-C', missing, '--json'])]);
-    for (const [i, run] of runs.entries()) {
-      assert.equal(run.status, 1, `run ${i}: ${run.stderr}`);
+    for (const [i, [code, status]] of [['invalid_arguments', 2], ['project_root_invalid', 1]].entries()) {
+      const run = runs[i]!;
+      assert.equal(run.status, status, `run ${i}: ${run.stderr}`);
       const error = (JSON.parse(run.stdout) as Json).error;
-      assert.ok(['invalid_arguments', 'project_root_invalid'].includes(error.code as string), JSON.stringify(error));
+      assert.equal(error.code, code, JSON.stringify(error));
       assert.match(run.stderr, new RegExp(`^docforge: ${String(error.code)}: `));
     }
   });

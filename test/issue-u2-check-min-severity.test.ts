@@ -49,5 +49,7 @@ test('--min-severity hides info (and warning) findings, never a failing one; sum
 
   const bad = cli(['check', '--min-severity', 'notice', '-C', root]);
   assert.equal(bad.status, 2);
-  assert.equal(bad.stderr, 'docforge: check --min-severity must be one of error, warning, info (got "notice")\n');
+  // The same first line, now followed by check's own usage (issue 30, stop 49: a command's bad flag prints its usage).
+  assert.match(bad.stderr, /^docforge: check --min-severity must be one of error, warning, info \(got "notice"\)\n\nUsage: docforge check \.\.\.\n\n {2}check \[--strict\]/);
+  assert.doesNotMatch(bad.stderr, /Commands:/);
 });

@@ -138,7 +138,8 @@ describe('semver 7.8.6: validate shows why doc mentions did not link; node lists
     // A near miss: the error names the nearest slugs, in the message and in details.did_you_mean.
     for (const [wanted, meant] of [['Caret Ranges', 'caret-ranges-123-025-004'], ['coersion', 'coercion'], ['tilde-ranges', 'tilde-ranges-123-12-1']]) {
       const miss = cli(['node', '-C', root, 'README', '--section', wanted!, '--json']);
-      assert.equal(miss.status, 1, miss.stderr);
+      // invalid_arguments exits 2 wherever it is raised (issue 30, stop 49; before: 1, as a tool error).
+      assert.equal(miss.status, 2, miss.stderr);
       const error = (JSON.parse(miss.stdout) as Json).error as Json;
       assert.equal(error.code, 'invalid_arguments');
       assert.ok((error.details.did_you_mean as string[]).includes(meant!), `${wanted}: ${JSON.stringify(error.details.did_you_mean)}`);

@@ -11,6 +11,8 @@ import { errors, toDocforgeError, type DocforgeError } from '@docforge/core';
 import type { ChangedNode, CurrentChanges, OpenedPublication } from '@docforge/sync';
 import type { AffectedEntry, AffectedResult } from '@docforge/retrieval';
 import { errorLine, printLine as print, printRaw } from './terminal.js';
+import { errorDocument, exitStatusOf } from './cli-error.js';
+import { commandUsage } from './usage.js';
 import { USAGE_EXIT_CODE } from './tool-arguments.js';
 import { notFollowedLine } from './not-followed.js';
 
@@ -61,9 +63,10 @@ async function readStdin(max: number): Promise<string> {
  * `docforge affected`: prints the changed sources and nodes, then the affected entries (text or
  * `--json`) and resolves to 0; {@link USAGE_EXIT_CODE} for a bad option or a malformed diff
  * (`invalid_arguments`, nothing read further, nothing written). With `--json` every error is
- * printed on standard output as `{ "schema_version": 1, "error": { code, message, remediation,
- * details } }` (the MCP wire error), exit 2 for `invalid_arguments` and 1 for any other; without
- * it a usage error is a `docforge: ...` line on standard error and the others are thrown.
+ * printed on standard output as the CLI's error document (cli-error.ts `errorDocument`), with the
+ * exit status of its code (cli-error.ts `exitStatusOf`: 2 for `invalid_arguments`, as every
+ * command); without it a usage error is a `docforge: ...` line on standard error and the others
+ * are thrown.
  * @throws DocforgeError (text mode only) `index_unavailable` when nothing is published yet, and what loading the project throws
  */
 export async function runAffected(root: string, options: AffectedCliOptions): Promise<number> {
@@ -73,14 +76,14 @@ export async function runAffected(root: string, options: AffectedCliOptions): Pr
     const wire = toDocforgeError(error) as DocforgeError;
     if (options.json) return jsonError(wire);
     if (wire.code !== 'invalid_arguments') throw error;
-    return usage(options, `${wire.code}: ${wire.message}`);
+    return usage(options, `${wire.code}: ${wire.message}`, false);
   }
 }
 
-/** Prints `error` as the `--json` error object and returns its exit code. */
+/** Prints `error` as the `--json` error document and returns its exit code (cli-error.ts). */
 function jsonError(error: DocforgeError): number {
-  printRaw(JSON.stringify({ schema_version: 1, error: error.toWire() }, null, 2));
-  return error.code === 'invalid_arguments' ? USAGE_EXIT_CODE : 1;
+  printRaw(JSON.stringify(errorDocument(error.toWire()), null, 2));
+  return exitStatusOf(error.code);
 }
 
 /** The answer of {@link runAffected}; errors propagate. */
@@ -110,10 +113,16 @@ async function answer(root: string, options: AffectedCliOptions): Promise<number
   }
 }
 
-/** A usage problem: `docforge: MESSAGE` on standard error, or with `--json` the error object on standard output. */
-function usage(options: AffectedCliOptions, message: string): number {
+/**
+ * A usage problem: `docforge: MESSAGE` on standard error, followed by the command's usage when
+ * `withUsage` (a bad option; not for a malformed diff), or with `--json` the error object on
+ * standard output.
+ */
+function usage(options: AffectedCliOptions, message: string, withUsage = true): number {
   if (options.json) return jsonError(errors.invalidArguments(message.replace(/^invalid_arguments: /, '')));
   errorLine(`docforge: ${message}`);
+  const text = withUsage ? commandUsage('affected') : null;
+  if (text !== null) process.stderr.write(`\n${text}\n`);
   return USAGE_EXIT_CODE;
 }
 

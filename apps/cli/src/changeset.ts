@@ -1,5 +1,5 @@
 /**
- * `docforge changeset list|show|diff|validate|abandon|apply` (issue 10, item 9; issue 11, item 4):
+ * `docforge changeset list|show|diff|validate|rebase|abandon|apply` (issue 10, item 9; issue 11, item 4):
  * the review commands for people. Text by default (the diff colored on a terminal), `--json` for
  * the complete result. Reads never write the store; `abandon ID --writer W` is allowed only to the
  * changeset's own writer; `apply ID --sha256 H --canonical-applier W` is the same canonical
@@ -9,11 +9,12 @@ import type { Logger } from 'pino';
 import { IndexManager, type SyncReport } from '@docforge/sync';
 import { declaredOutputsReport } from '@docforge/render';
 import {
-  abandonChangeset, applyChangeset, changeEntries, evaluateStored, indexProjectView, loadCanonicalApplier, storeOf, summarize, type ChangeEntry, type ChangesetStore, type ProjectView,
+  abandonChangeset, applyChangeset, changeEntries, rebaseChangeset, evaluateStored, indexProjectView, loadCanonicalApplier, storeOf, summarize, type ChangeEntry, type ChangesetStore, type ProjectView,
 } from '@docforge/changesets';
 import { accessIdProblem, AUTHORED_NODE_FIELDS, toDocforgeError, type AuthoredNodeField, type TestFaults } from '@docforge/core';
 
-import { errorLine, printLine as print, printRaw, refuseUsage, terminalSafe } from './terminal.js';
+import { errorLine, printLine as print, printRaw, terminalSafe } from './terminal.js';
+import { refuseInput } from './cli-error.js';
 import { checkToolArguments, USAGE_EXIT_CODE } from './tool-arguments.js';
 
 /** Options of the changeset subcommands. */
@@ -91,7 +92,7 @@ export function printChange(c: ChangeEntry, color: boolean): void {
 }
 
 /** The subcommands of `docforge changeset`. */
-const CHANGESET_SUBCOMMANDS = ['list', 'show', 'diff', 'validate', 'abandon', 'apply'];
+const CHANGESET_SUBCOMMANDS = ['list', 'show', 'diff', 'validate', 'rebase', 'abandon', 'apply'];
 
 /**
  * The MCP tool each subcommand with a changeset ID mirrors: its input schema checks the ID (and
@@ -102,6 +103,7 @@ const SUBCOMMAND_TOOLS = {
   show: 'docforge_get_changeset',
   diff: 'docforge_get_changeset_diff',
   validate: 'docforge_validate_changeset',
+  rebase: 'docforge_rebase_changeset',
   abandon: 'docforge_abandon_changeset',
   apply: 'docforge_apply_changeset',
 } as const;
@@ -133,6 +135,7 @@ function changesetUsageProblem(sub: string | undefined, args: readonly string[],
     if (problem !== null) return problem;
   }
   if (sub === 'abandon' && options.writer === null) return 'changeset abandon needs --writer W (only the changeset\'s own writer may abandon it)';
+  if (sub === 'rebase' && options.writer === null) return 'changeset rebase needs --writer W (only the changeset\'s own writer may rebase it)';
   if (sub === 'apply' && (!options.sha256 || !options.canonicalApplier)) return 'changeset apply needs --sha256 H (the exact final changeset hash) and --canonical-applier W';
   return null;
 }
@@ -149,7 +152,7 @@ function listChangesets(root: string, options: ChangesetCommandOptions, logger: 
       for (const s of items) print(`${s.id}  ${s.status.padEnd(9)} ${s.writer}  ${s.operation_count} op(s)  ${s.changeset_sha256.slice(0, 12)}${s.stale ? `  (${s.stale.reason})` : ''}`);
       if (items.length === 0) print(options.all ? 'no changesets' : 'no draft or ready changesets (--all lists every status)');
       // Stale changesets need a rebase before review or application: never let them vanish silently.
-      if (stale > 0) print(`${stale} stale changeset(s) not listed: their base changed; see them with --all, then docforge_rebase_changeset`);
+      if (stale > 0) print(`${stale} stale changeset(s) not listed: their base changed; see them with --all, then docforge changeset rebase ID --writer W`);
       for (const bad of listing.unreadable) print(`unreadable: ${bad}`);
     }
     return 0;
@@ -215,12 +218,40 @@ async function abandonCommand(root: string, id: string, options: ChangesetComman
 }
 
 /**
+ * `docforge changeset rebase ID --writer W`: moves a stale changeset of writer W to the current base
+ * when every invariant holds, as `docforge_rebase_changeset` (the same lib call,
+ * @docforge/changesets `rebaseChangeset`). `--json` prints the fields of that tool's result:
+ * `outcome` (`rebased`), `changeset_id`, `changeset_sha256`, `status`, `changeset`, `valid`,
+ * `findings` and the `receipt` (with `previous_sha256` and `previous_base`).
+ * @throws DocforgeError `changeset_not_found`, `changeset_not_writable` (another writer's, or not
+ *   rebasable in its status), `rebase_refused` (an invariant no longer holds; nothing is written)
+ */
+function rebaseCommand(root: string, id: string, options: ChangesetCommandOptions, logger: Logger): Promise<number> {
+  return withProposals(root, logger, options.testFaults, async (view, store) => {
+    const outcome = await rebaseChangeset(store, view, options.writer!, id);
+    const summary = summarize(outcome.doc, view);
+    const findings = outcome.evaluation?.findings ?? outcome.doc.findings;
+    const receipt = outcome.doc.receipts[outcome.doc.receipts.length - 1];
+    if (options.json) {
+      printRaw(JSON.stringify({
+        outcome: outcome.outcome, changeset_id: outcome.doc.id, changeset_sha256: outcome.doc.changeset_sha256, status: summary.status, changeset: summary,
+        valid: !findings.some((f) => f.severity === 'error'), findings, receipt,
+      }, null, 2));
+    } else {
+      print(`rebased ${outcome.doc.id} onto base ${outcome.doc.base}: now ${summary.status}, sha256 ${outcome.doc.changeset_sha256}`);
+      for (const f of findings) print(`  ${f.severity} ${f.code}: ${f.message}`);
+    }
+    return 0;
+  });
+}
+
+/**
  * Runs one changeset subcommand. The direct CLI returns complete results (no pagination).
  * @returns the exit code: 0 success, 1 a failure or an invalid changeset (validate), 2 bad usage
  */
 export async function runChangeset(root: string, sub: string | undefined, args: readonly string[], options: ChangesetCommandOptions, logger: Logger): Promise<number> {
   const problem = changesetUsageProblem(sub, args, options);
-  if (problem !== null) return refuseUsage(options.json, problem);
+  if (problem !== null) return refuseInput(options.json, problem, 'changeset');
   const id = args[0];
   if (id !== undefined && sub !== undefined && sub in SUBCOMMAND_TOOLS && !(await checkChangesetId(sub as keyof typeof SUBCOMMAND_TOOLS, id, options))) return USAGE_EXIT_CODE;
   switch (sub) {
@@ -232,12 +263,14 @@ export async function runChangeset(root: string, sub: string | undefined, args: 
       return diffChangeset(root, id!, options, logger);
     case 'validate':
       return validateChangeset(root, id!, options, logger);
+    case 'rebase':
+      return rebaseCommand(root, id!, options, logger);
     case 'abandon':
       return abandonCommand(root, id!, options, logger);
     case 'apply':
       return runApply(root, id!, options, logger);
     default:
-      return refuseUsage(options.json, `unknown changeset subcommand ${JSON.stringify(sub ?? '')} (list, show, diff, validate, abandon, apply)`);
+      return refuseInput(options.json, `unknown changeset subcommand ${JSON.stringify(sub ?? '')} (${CHANGESET_SUBCOMMANDS.join(', ')})`, 'changeset');
   }
 }
 

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { toDocforgeError } from '@docforge/core';
 import type { CheckFinding } from '@docforge/render';
-import { printLine as print, printRaw, errorLine, refuseUsage } from './terminal.js';
+import { printLine as print, printRaw, errorLine } from './terminal.js';
+import { refuseInput } from './cli-error.js';
 import { USAGE_EXIT_CODE, validationFindings, withManager, type SyncOptions } from './commands.js';
 
 /** The output formats of `docforge check`. */
@@ -58,12 +59,12 @@ function annotationPrefix(root: string): string {
 export async function runCheck(root: string, options: CheckOptions): Promise<number> {
   const format = (options.format ?? 'text') as CheckFormat;
   if (!(CHECK_FORMATS as readonly string[]).includes(format)) {
-    return refuseUsage(options.json, `check --format must be one of ${CHECK_FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
+    return refuseInput(options.json, `check --format must be one of ${CHECK_FORMATS.join(', ')} (got ${JSON.stringify(format)})`, 'check');
   }
-  if (options.json) return refuseUsage(true, 'check takes --format text|github|sarif, not --json');
+  if (options.json) return refuseInput(true, 'check takes --format text|github|sarif, not --json');
   const minSeverity = options.minSeverity ?? 'info';
   if (!(CHECK_SEVERITIES as readonly string[]).includes(minSeverity)) {
-    return refuseUsage(false, `check --min-severity must be one of ${CHECK_SEVERITIES.join(', ')} (got ${JSON.stringify(minSeverity)})`);
+    return refuseInput(false, `check --min-severity must be one of ${CHECK_SEVERITIES.join(', ')} (got ${JSON.stringify(minSeverity)})`, 'check');
   }
   const render = await import('@docforge/render');
   let issues: CheckFinding[];

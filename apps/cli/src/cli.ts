@@ -12,71 +12,13 @@ import { AccelerateError, Accelerators, parseAccelerate } from '@docforge/accele
 import { nearestProjectRoot, readDocforgeConfig, repeatedOption, toDocforgeError } from '@docforge/core';
 import type { PrestartedBuildPool } from '@docforge/sync';
 import { lazyStderrLogger } from '@docforge/stdio';
-import { cliOutput, errorLine, guardStdoutPipe, printRaw, refuseUsage } from './terminal.js';
+import { cliOutput, guardStdoutPipe } from './terminal.js';
+import { refuseInput, reportError } from './cli-error.js';
+import { commandUsage, USAGE } from './usage.js';
 import type { SyncOptions } from './commands.js';
 import type { PrepareTask } from '@docforge/builder';
 import type { PriorSyncCheck } from './fast-sync.js';
 
-const USAGE = `Usage: docforge <command> [options]
-
-Commands:
-  init [DIR]              write a docforge.toml for an existing docs folder (scans DIR, default .)
-  sync                    check source identity and rebuild the index when stale
-  validate                list validation issues (exit 1 when there are errors)
-  affected [--diff -]     what a change makes stale: changed nodes since the last publication (or
-                          in the unified diff on stdin), then the docs, requirements and tests that
-                          rest on them, each with its path and section (--depth N, --limit N, --json);
-                          never syncs
-  check [--strict] [--format text|github|sarif] [--min-severity error|warning|info]
-                          CI check: every validation finding; exit 1 on errors and, with --strict,
-                          on suspect_* and drift_* findings (info never fails it); --min-severity
-                          prints only findings at that severity or above (default info: all) and
-                          those that fail the check; the summary and exit code count every finding
-  search QUERY            full-text search (bm25) over the project graph; filters as comma lists:
-                          --kinds, --languages, --capabilities, --tags, --families, --authorities, --statuses
-  node ID                 one node: fields, relations, body (--section SLUG, --body-offset N,
-                          --max-body-chars N, --no-body); as docforge_get_node
-  backlinks ID            incoming relations (--relations R1,R2, --limit N, --cursor C)
-  deps ID                 outgoing traversal (--depth N, --relations R1,R2, --limit N); docforge_dependencies
-  impact ID               incoming traversal: what a change reaches (--depth N, --relations, --limit N)
-  context QUERY | --node ID
-                          token-budgeted evidence (--budget N, --limit N, --cursor C); docforge_get_context
-  context --task-kind KIND TASK [--node ID]
-                          evidence and plan for a task (change, implementation, failure, ownership,
-                          test, operation, release); docforge_get_task_context
-  changeset list [--all]  list draft and ready changesets (--all: every status; stale derived when read)
-  changeset show ID       one changeset: hash, base, operations, receipts
-  changeset diff ID       per operation: front matter before/after and the body diff (colored on a terminal)
-  changeset validate ID   project and validate a changeset (exit 1 when invalid)
-  changeset abandon ID --writer W
-                          abandon a changeset of writer W, keeping it and an audit receipt
-  changeset apply ID --sha256 H --canonical-applier W [--no-ast]
-                          apply a reviewed changeset to the canonical files (exact hash; the
-                          project must supply a canonical applier), then refresh the index
-  review ID --writer W --canonical-applier A [--target T] [--relations R1,R2] [--yes]
-                          stamp the links of document ID with their targets' review hashes (those not
-                          reviewed, or every one to T): registers a link_review changeset, prints its
-                          diff and hash, applies that hash after confirmation (y on stdin) or --yes
-  render [VIEW]           render declared views ([[views]]) to their output files, with receipts
-  render --status [VIEW] [--deep]
-                          render status per view: current, stale or unverified (exit 1 unless all
-                          current); --deep re-renders in memory and compares with the files
-  viewer open [QUERY | --node ID]
-                          open the graph browser on this project (the architecture map, one search, or
-                          one focus node) and print its one-time URL; docforge_visualize
-  viewer status [--all]   the graph-browser workers of this project (--all: of every project) and the viewer manager
-  viewer stop [--all]     stop this project's workers (--all: every worker and the per-user viewer manager)
-  demo                    start docforge-mcp on the bundled examples/ and print a transcript
-
-Options:
-  -C, --project-root DIR  project root (default: the nearest folder at or above the current one
-                          that holds a docforge.toml)
-      --limit N           result limit for search and validate
-      --json              print JSON instead of text (read commands: the tool's structuredContent)
-      --progress          report index build progress on stderr even when it is not a terminal
-      --no-progress       never report progress (default: reported when stderr is a terminal)
-      --version           print the version and exit
-  -h, --help              show this help`;
 
 /** The version of this package (`apps/cli/package.json`), printed by `--version`. */
 const CLI_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -138,14 +80,31 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
 };
 
 /**
- * Refuses a command line with exit status 2: `docforge: MESSAGE` and the usage on standard error,
- * or, when the line asks for `--json`, the error object `{"schema_version": 1, "error": {"code":
+ * Refuses a command line with exit status 2: `docforge: MESSAGE` and the usage on standard error
+ * (the usage of `command` when the line names a known one, else the whole usage), or, when the line
+ * asks for `--json`, the error document `{"schema_version": 1, "ok": false, "error": {"code":
  * "invalid_arguments", ...}}` on standard output alone (as every `--json` error is printed).
  */
-function refuse(json: boolean, message: string): number {
-  const status = refuseUsage(json, message);
-  if (!json) process.stderr.write(`\n${USAGE}\n`);
+function refuse(json: boolean, message: string, command?: string): number {
+  const own = command !== undefined && commandUsage(command) !== null;
+  const status = refuseInput(json, message, own ? command : undefined);
+  if (!json && !own) process.stderr.write(`\n${USAGE}\n`);
   return status;
+}
+
+/**
+ * The command a command line that does not parse names: its first word that is not an option or
+ * an option's value, when that is a known command; undefined otherwise.
+ */
+function commandOfWords(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return undefined;
+    if (!word.startsWith('-')) return COMMANDS.includes(word) ? word : undefined;
+    // A string option given as `--name VALUE` (or `-C DIR`) takes the next word.
+    if (!word.includes('=') && (word === '-C' || STRING_OPTIONS.has(word.slice(2)))) i++;
+  }
+  return undefined;
 }
 
 /** The commands `docforge` knows (an unknown one is compared with these for a did-you-mean). */
@@ -165,61 +124,67 @@ function parseErrorText(message: string): string {
   return message.replace(/(?<!\s)\s*\n\s*/g, ' ');
 }
 
+/** The options of every command, as node:util parseArgs takes them (each command accepts its own, see COMMAND_OPTIONS). */
+const CLI_OPTIONS = {
+  'project-root': { type: 'string', short: 'C' },
+  limit: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  progress: { type: 'boolean', default: false },
+  'no-progress': { type: 'boolean', default: false },
+  writer: { type: 'string' },
+  sha256: { type: 'string' },
+  'canonical-applier': { type: 'string' },
+  'no-ast': { type: 'boolean', default: false },
+  target: { type: 'string' },
+  yes: { type: 'boolean', default: false },
+  all: { type: 'boolean', default: false },
+  status: { type: 'boolean', default: false },
+  deep: { type: 'boolean', default: false },
+  // The read commands' options (read-tools.ts), named after their tools' arguments.
+  section: { type: 'string' },
+  'body-offset': { type: 'string' },
+  'max-body-chars': { type: 'string' },
+  'no-body': { type: 'boolean' },
+  relations: { type: 'string' },
+  depth: { type: 'string' },
+  cursor: { type: 'string' },
+  budget: { type: 'string' },
+  'task-kind': { type: 'string' },
+  // docforge search's filters (comma-separated lists, as docforge_search's arguments).
+  kinds: { type: 'string' },
+  families: { type: 'string' },
+  authorities: { type: 'string' },
+  statuses: { type: 'string' },
+  tags: { type: 'string' },
+  languages: { type: 'string' },
+  capabilities: { type: 'string' },
+  // docforge check (issue 32 item 5).
+  strict: { type: 'boolean', default: false },
+  format: { type: 'string' },
+  'min-severity': { type: 'string' },
+  // docforge affected (issue 32 item 3).
+  diff: { type: 'string' },
+  node: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', default: false },
+} as const;
+
+/** The options that take a value (the next word when not given as `--name=VALUE`). */
+const STRING_OPTIONS: ReadonlySet<string> = new Set(Object.entries(CLI_OPTIONS).filter(([, spec]) => spec.type === 'string').map(([name]) => name));
+
 /** Parses a command line strictly; prints the problem (see {@link refuse}) and returns null when it does not parse. */
 function parseCommandLine(argv: string[]) {
   try {
     return parseArgs({
       args: argv,
-      options: {
-        'project-root': { type: 'string', short: 'C' },
-        limit: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        progress: { type: 'boolean', default: false },
-        'no-progress': { type: 'boolean', default: false },
-        writer: { type: 'string' },
-        sha256: { type: 'string' },
-        'canonical-applier': { type: 'string' },
-        'no-ast': { type: 'boolean', default: false },
-        target: { type: 'string' },
-        yes: { type: 'boolean', default: false },
-        all: { type: 'boolean', default: false },
-        status: { type: 'boolean', default: false },
-        deep: { type: 'boolean', default: false },
-        // The read commands' options (read-tools.ts), named after their tools' arguments.
-        section: { type: 'string' },
-        'body-offset': { type: 'string' },
-        'max-body-chars': { type: 'string' },
-        'no-body': { type: 'boolean' },
-        relations: { type: 'string' },
-        depth: { type: 'string' },
-        cursor: { type: 'string' },
-        budget: { type: 'string' },
-        'task-kind': { type: 'string' },
-        // docforge search's filters (comma-separated lists, as docforge_search's arguments).
-        kinds: { type: 'string' },
-        families: { type: 'string' },
-        authorities: { type: 'string' },
-        statuses: { type: 'string' },
-        tags: { type: 'string' },
-        languages: { type: 'string' },
-        capabilities: { type: 'string' },
-        // docforge check (issue 32 item 5).
-        strict: { type: 'boolean', default: false },
-        format: { type: 'string' },
-        'min-severity': { type: 'string' },
-        // docforge affected (issue 32 item 3).
-        diff: { type: 'string' },
-        node: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', default: false },
-      },
+      options: CLI_OPTIONS,
       allowPositionals: true,
       strict: true,
       tokens: true,
     });
   } catch (error) {
     // A line that does not parse still asked for JSON when one of its words is exactly --json.
-    refuse(argv.includes('--json'), parseErrorText((error as Error).message));
+    refuse(argv.includes('--json'), parseErrorText((error as Error).message), commandOfWords(argv));
     return null;
   }
 }
@@ -236,10 +201,10 @@ type CommandValues = CommandLine['values'];
  */
 function commandOf(parsed: CommandLine): { command: string; rest: string[] } | number {
   // Every option takes at most one value: a repeat is ambiguous, never "the last one wins".
-  const repeated = repeatedOption(parsed.tokens);
-  if (repeated !== null) return refuse(parsed.values.json === true, `${repeated} is given more than once; give it once`);
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
+  const repeated = repeatedOption(parsed.tokens);
+  if (repeated !== null) return refuse(values.json === true, `${repeated} is given more than once; give it once`, command);
   if (values.version) {
     cliOutput().write(`docforge ${CLI_VERSION}\n`);
     return 0;
@@ -253,15 +218,15 @@ function commandOf(parsed: CommandLine): { command: string; rest: string[] } | n
   if (extra !== undefined) {
     const what = command === 'init' ? 'init takes at most one DIR' : command === 'viewer' ? `viewer ${rest[0]} takes no other arguments`
       : command === 'demo' ? 'demo takes no arguments (it runs on the bundled examples/, or on -C DIR)' : `${command} takes no arguments; name the project with -C DIR`;
-    return refuse(values.json === true, `${what} (got ${JSON.stringify(extra)})`);
+    return refuse(values.json === true, `${what} (got ${JSON.stringify(extra)})`, command);
   }
   // `viewer open` is a read command: read-tools.ts checks its options against its own usage.
   const allowed = command === 'viewer' && rest[0] === 'open' ? undefined : COMMAND_OPTIONS[command];
   const foreign = allowed === undefined ? undefined
     : Object.keys(values).find((option) => values[option as keyof typeof values] !== undefined && values[option as keyof typeof values] !== false && !COMMON_OPTIONS.includes(option) && !allowed.includes(option));
-  if (foreign !== undefined) return refuse(values.json === true, `${command} does not take --${foreign}`);
+  if (foreign !== undefined) return refuse(values.json === true, `${command} does not take --${foreign}`, command);
   const malformed = malformedOptionValue(values);
-  if (malformed !== null) return refuse(values.json === true, malformed);
+  if (malformed !== null) return refuse(values.json === true, malformed, command);
   return { command, rest };
 }
 
@@ -302,12 +267,12 @@ async function runCommand(command: string, rest: string[], context: CommandConte
   const { runInit, runSearch, runSync, runValidate } = await import('./commands.js');
   switch (command) {
     case 'init':
-      if (rest.length > 0 && rest.join('').trim() === '') return refuseUsage(json, 'init was given an empty DIR (leave it out for the current folder)');
+      if (rest.length > 0 && rest.join('').trim() === '') return refuse(json, 'init was given an empty DIR (leave it out for the current folder)', command);
       if (rest[0] === undefined && values['project-root'] === undefined) {
         // `init` with no DIR inside a project (a folder above holds docforge.toml) would write a nested
         // project by accident: name the enclosing one instead; `docforge init .` still makes a nested one.
         const enclosing = nearestProjectRoot(process.cwd());
-        if (enclosing !== null && enclosing !== process.cwd()) return refuseUsage(json, `${process.cwd()} is inside the DocForge project at ${enclosing} (it holds docforge.toml), and commands run here work on it; to make a separate, nested project here, run: docforge init .`);
+        if (enclosing !== null && enclosing !== process.cwd()) return refuseInput(json, `${process.cwd()} is inside the DocForge project at ${enclosing} (it holds docforge.toml), and commands run here work on it; to make a separate, nested project here, run: docforge init .`);
       }
       return await runInit(path.resolve(rest[0] ?? values['project-root'] ?? '.'), json);
     case 'sync':
@@ -320,7 +285,7 @@ async function runCommand(command: string, rest: string[], context: CommandConte
       return await (await import('./affected.js')).runAffected(root, { json, diff: values.diff, depth: values.depth, limit });
     case 'search':
       // An empty QUERY ("") goes on to the tool's input schema, which names it as MCP would; a blank one is refused here.
-      if (rest.length === 0 || (rest.join('') !== '' && rest.join('').trim() === '')) return refuseUsage(json, 'search needs a QUERY');
+      if (rest.length === 0 || (rest.join('') !== '' && rest.join('').trim() === '')) return refuse(json, 'search needs a QUERY', command);
       return await runSearch(root, rest.join(' '), limit, syncOptions, { kinds: values.kinds, families: values.families, authorities: values.authorities, statuses: values.statuses, tags: values.tags, languages: values.languages, capabilities: values.capabilities });
     case 'changeset':
       return await (await import('./changeset.js')).runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: cliOutput().isTTY === true && !process.env.NO_COLOR, sha256: values.sha256 ?? null, canonicalApplier: values['canonical-applier'] ?? null, noAst: values['no-ast'] === true, testFaults: readDocforgeConfig().testFaults }, logger);
@@ -330,7 +295,7 @@ async function runCommand(command: string, rest: string[], context: CommandConte
         target: values.target ?? null, relations: values.relations ? values.relations.split(',').filter((r) => r !== '') : null, yes: values.yes === true,
       }, logger);
     case 'render':
-      if (rest.length > 1) return refuseUsage(json, 'render takes at most one VIEW id');
+      if (rest.length > 1) return refuse(json, 'render takes at most one VIEW id', command);
       return await (await import('./render.js')).runRender(root, rest[0], { ...syncOptions, status: values.status === true, deep: values.deep === true });
     case 'viewer':
       if (rest[0] === 'open') return await (await import('./read-tools.js')).runReadCommand('viewer open', rest.slice(1), { root, values, json, progress: syncOptions.progress });
@@ -364,8 +329,10 @@ export function projectRootOf(given: string | undefined): string {
 }
 
 /**
- * Runs one `docforge` command line and resolves to its exit code (0 success, 1 failure or
- * validation errors, 2 usage). Errors of a command are printed as `docforge: CODE: message`.
+ * Runs one `docforge` command line and resolves to its exit code: 0 success; 2 a refused command
+ * line or an error whose code means the input is malformed (`invalid_arguments`, …: cli-error.ts
+ * `exitStatusOf`), whenever it is raised; 1 every other error and failed validation. Errors of a
+ * command are printed as `docforge: CODE: message` (cli-error.ts `reportError`).
  * @param argv the arguments after the program (process.argv.slice(2))
  * @param prior for a `sync` command only: what the launcher's bundled fast path learned when it
  *   did not answer (the publication is not current), so the check is not repeated; null otherwise
@@ -399,13 +366,9 @@ export async function runCli(argv: string[], prior: PriorSyncCheck | null = null
   try {
     return await runCommand(command, rest, { root, values, limit, syncOptions, logger });
   } catch (error) {
-    const wire = toDocforgeError(error).toWire();
-    errorLine(`docforge: ${wire.code}: ${wire.message}`);
-    if (Object.keys(wire.details).length > 0) process.stderr.write(`  details: ${JSON.stringify(wire.details)}\n`);
-    // A line that asked for --json also gets the error as JSON on standard output, as a read
-    // command's tool error is printed (the text line above stays on standard error).
-    if (json) printRaw(JSON.stringify({ schema_version: 1, error: wire }, null, 2));
-    return 1;
+    // One rule for every command (cli-error.ts): the exit status follows the error's code, and a
+    // line that asked for --json also gets the error document on standard output.
+    return reportError(toDocforgeError(error).toWire(), json);
   } finally {
     // A worker started for a build that did not happen (e.g. the sources changed back meanwhile).
     await prestarted?.release();
@@ -427,7 +390,7 @@ export function runMain(argv: string[], prior: PriorSyncCheck | null = null): Pr
   } catch (error) {
     // An unknown tactic is a usage error of the environment, refused before any command runs.
     if (!(error instanceof AccelerateError)) throw error;
-    process.exitCode = refuseUsage(argv.includes('--json'), error.message);
+    process.exitCode = refuseInput(argv.includes('--json'), error.message);
     return Promise.resolve();
   }
   return runCli(argv, prior).then((code) => {

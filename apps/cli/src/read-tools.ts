@@ -7,7 +7,9 @@
  * second implementation (apps never import apps, DESIGN.md section 2). `--json` prints the tool's
  * `structuredContent` as is; the text form is a summary of the same result.
  */
-import { errorLine, printLine as print, printRaw, refuseUsage } from './terminal.js';
+import { printLine as print, printRaw } from './terminal.js';
+import { refuseInput, reportError } from './cli-error.js';
+import type { WireError } from '@docforge/core';
 import type { ProgressMode } from './commands.js';
 import { checkToolArguments, USAGE_EXIT_CODE } from './tool-arguments.js';
 import { printReadResult, type ReadTool } from './read-output.js';
@@ -100,7 +102,7 @@ const READ_COMMANDS: Record<string, ReadCommand> = {
  * `invalid_arguments` error as JSON on stdout, as every refused command line); returns exit code 2.
  */
 function usageError(name: string, problem: string, json: boolean): number {
-  const status = refuseUsage(json, `${name} ${problem}`);
+  const status = refuseInput(json, `${name} ${problem}`);
   if (!json) process.stderr.write(`\nUsage: ${READ_COMMANDS[name]!.usage}\n`);
   return status;
 }
@@ -115,9 +117,11 @@ export interface ReadCommandOptions {
 
 /**
  * Runs read command `name` (see {@link READ_COMMANDS}) and resolves to its exit code: 0 when the
- * tool answered `ok`, 1 when it answered an error (printed as `docforge: CODE: message`), 2 for a
- * usage error (missing or extra words, an option of another command, arguments the tool's input
- * schema refuses); nothing is started for a usage error.
+ * tool answered `ok`; for a tool error (printed as `docforge: CODE: message`; with `--json` the
+ * tool's envelope) the status of its code (cli-error.ts: 2 for `invalid_arguments` such as an
+ * unknown `--section`, 1 for `node_not_found` and every other operational error); 2 for a usage
+ * error (missing or extra words, an option of another command, arguments the tool's input schema
+ * refuses), for which nothing is started.
  */
 export async function runReadCommand(name: string, words: readonly string[], options: ReadCommandOptions): Promise<number> {
   const command = READ_COMMANDS[name]!;
@@ -134,14 +138,17 @@ export async function runReadCommand(name: string, words: readonly string[], opt
     return USAGE_EXIT_CODE;
   }
   const envelope = await callReadTool(options.root, mapped.tool, mapped.args, options.progress);
+  // A tool error is reported as every command reports one (cli-error.ts): its exit status follows its code.
+  if (envelope.ok !== true) return reportError(envelopeError(envelope), options.json, envelope);
   if (options.json) printRaw(JSON.stringify(envelope, null, 2));
-  if (envelope.ok !== true) {
-    const error = (envelope.error ?? {}) as { code?: unknown; message?: unknown };
-    errorLine(`docforge: ${String(error.code)}: ${String(error.message)}`);
-    return 1;
-  }
-  if (!options.json) printReadResult(mapped.tool, (envelope.result ?? {}) as Record<string, unknown>, print);
+  else printReadResult(mapped.tool, (envelope.result ?? {}) as Record<string, unknown>, print);
   return 0;
+}
+
+/** The wire error of a failed tool envelope (`error`; fields the envelope lacks are given neutral values). */
+function envelopeError(envelope: Record<string, unknown>): WireError {
+  const error = (typeof envelope.error === 'object' && envelope.error !== null ? envelope.error : {}) as Partial<WireError>;
+  return { code: String(error.code) as WireError['code'], message: String(error.message), remediation: String(error.remediation), details: error.details ?? {} };
 }
 
 /**

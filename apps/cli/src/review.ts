@@ -13,7 +13,8 @@ import { abandonChangeset, applyChangeset, changeEntries, loadCanonicalApplier, 
 import { accessIdProblem, errors, toDocforgeError } from '@docforge/core';
 import type { IndexReader } from '@docforge/store';
 import { printChange, withProposals } from './changeset.js';
-import { errorLine, printLine as print, printRaw, refuseUsage, terminalSafe } from './terminal.js';
+import { errorLine, printLine as print, printRaw, terminalSafe } from './terminal.js';
+import { refuseInput } from './cli-error.js';
 import { checkToolArguments, USAGE_EXIT_CODE } from './tool-arguments.js';
 
 /** Options of `docforge review`. */
@@ -96,7 +97,7 @@ function usageProblem(args: readonly string[], options: ReviewCommandOptions): s
  */
 export async function runReview(root: string, args: readonly string[], options: ReviewCommandOptions, logger: Logger): Promise<number> {
   const problem = usageProblem(args, options);
-  if (problem !== null) return refuseUsage(options.json, problem);
+  if (problem !== null) return refuseInput(options.json, problem, 'review');
   const nodeId = args[0]!;
   // The node ID is checked as MCP checks the `source_id` of the link_review operation review registers
   // (docforge_register_changes' schema): a malformed one is a usage error (exit 2), never "no node"

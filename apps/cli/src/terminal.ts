@@ -8,7 +8,6 @@
  */
 
 import type { Writable } from 'node:stream';
-import { errors } from '@docforge/core';
 import { framesStream } from '@docforge/stdio';
 
 /** Control, bidi and invisible format characters escaped by {@link terminalSafe}. */
@@ -71,21 +70,6 @@ export function printRaw(text: string): void {
 /** Writes one line to stderr, made terminal-safe. */
 export function errorLine(text: string): void {
   process.stderr.write(`${terminalSafe(text)}\n`);
-}
-
-/** The exit status of a refused command line. */
-const USAGE_STATUS = 2;
-
-/**
- * Refuses a command line with exit status 2: `docforge: MESSAGE` on stderr, or, when the line asks
- * for `--json`, the `invalid_arguments` error object `{"schema_version": 1, "error": {...}}` on
- * stdout alone (as every refusal under `--json` is printed; README "--json").
- * @returns 2
- */
-export function refuseUsage(json: boolean, message: string): number {
-  if (json) printRaw(JSON.stringify({ schema_version: 1, error: errors.invalidArguments(message).toWire() }, null, 2));
-  else errorLine(`docforge: ${message}`);
-  return USAGE_STATUS;
 }
 
 const PIPE_GUARD = Symbol.for('docforge.cli.stdoutPipeGuard');

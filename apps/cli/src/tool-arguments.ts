@@ -4,17 +4,17 @@
  */
 import { argumentsError } from '@docforge/core';
 import type { SchemaToolName } from '@docforge/protocol';
-import { errorLine, printRaw } from './terminal.js';
+import { BAD_INPUT_STATUS, refuseWire } from './cli-error.js';
 
 /** Exit code of a command-line usage error, including arguments its MCP tool's schema refuses. */
-export const USAGE_EXIT_CODE = 2;
+export const USAGE_EXIT_CODE = BAD_INPUT_STATUS;
 
 /**
  * Checks command arguments with the generated input validator of the MCP tool the command mirrors
  * (`docforge search` → `docforge_search`, `docforge validate` → `docforge_validate_project`, the
  * read commands of read-tools.ts → their tools), so
  * the CLI accepts exactly what MCP accepts. On a mismatch it prints the same error as MCP
- * (`docforge: invalid_arguments: <message>`) to stderr (with `json`: the error object as JSON on stdout) and resolves to false; nothing is opened or written.
+ * (`docforge: invalid_arguments: <message>`) to stderr (with `json`: the error document of cli-error.ts on stdout) and resolves to false; nothing is opened or written.
  */
 export async function checkToolArguments(tool: SchemaToolName, args: Record<string, unknown>, json = false): Promise<boolean> {
   // Imported when a command needs it, so `docforge sync` does not load the validators.
@@ -23,7 +23,6 @@ export async function checkToolArguments(tool: SchemaToolName, args: Record<stri
   if (validate(args)) return true;
   const wire = argumentsError(tool, validate.errors).toWire();
   // With --json the refusal is the JSON error on stdout, as for every refused command line.
-  if (json) printRaw(JSON.stringify({ schema_version: 1, error: wire }, null, 2));
-  else errorLine(`docforge: ${wire.code}: ${wire.message}`);
+  refuseWire(json, wire, `docforge: ${wire.code}: ${wire.message}`);
   return false;
 }

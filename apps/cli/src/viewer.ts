@@ -9,7 +9,8 @@ import path from 'node:path';
 import { DocforgeError } from '@docforge/core';
 import { IndexManager, resolveProjectRoot } from '@docforge/sync';
 import { combineFreshness, connectViewerManager, sourceFreshness, type Freshness, type ViewerManagerClient, type WorkerRecord } from '@docforge/viewer-client';
-import { printLine, refuseUsage, terminalSafe } from './terminal.js';
+import { printLine, terminalSafe } from './terminal.js';
+import { refuseInput } from './cli-error.js';
 
 /** Options of {@link runViewer}. */
 export interface ViewerCommandOptions {
@@ -83,7 +84,7 @@ function viewerRoot(rootArg: string): string {
  *   taken as given, see {@link viewerRoot}), `viewer_unavailable`
  */
 export async function runViewer(rootArg: string, action: string | undefined, options: ViewerCommandOptions): Promise<number> {
-  if (action !== 'status' && action !== 'stop') return refuseUsage(options.json, `viewer needs open, status or stop${action === undefined ? '' : ` (got ${JSON.stringify(action)})`}`);
+  if (action !== 'status' && action !== 'stop') return refuseInput(options.json, `viewer needs open, status or stop${action === undefined ? '' : ` (got ${JSON.stringify(action)})`}`, 'viewer');
   const root = options.all ? null : viewerRoot(rootArg);
   const client: ViewerManagerClient | null = await connectViewerManager({ managerBin: managerBin(), client: 'docforge', spawn: false });
   try {

@@ -36,7 +36,7 @@ export interface ServeOptions {
 
 /**
  * What the command line asks for: help, the version, a server, or a usage error whose `message`
- * is printed on stderr before exiting with status 2.
+ * (the problem, then the usage) is printed on stderr before exiting with status 2.
  */
 export type CommandLine =
   | { kind: 'help' }
@@ -68,21 +68,21 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
   try {
     parsed = parseArgs({ args: [...args], options: OPTIONS, strict: true, allowPositionals: false, tokens: true });
   } catch (error) {
-    return { kind: 'usage_error', message: `docforge-mcp: ${(error as Error).message}\n${USAGE}\n` };
+    return usageError((error as Error).message);
   }
   const { values, tokens } = parsed;
   // The project root binds once (contract): a repeated option is ambiguous, never "the last one wins".
   const repeated = repeatedOption(tokens);
-  if (repeated !== null) return { kind: 'usage_error', message: `docforge-mcp: ${repeated} is given more than once; give it once\n${USAGE}\n` };
+  if (repeated !== null) return usageError(`${repeated} is given more than once; give it once`);
   const level = values['log-level'];
-  if (level !== undefined && !isLogLevel(level)) return { kind: 'usage_error', message: `docforge-mcp: --log-level must be one of ${LOG_LEVELS.join(', ')}\n` };
+  if (level !== undefined && !isLogLevel(level)) return usageError(`--log-level must be one of ${LOG_LEVELS.join(', ')} (got ${shown(level)})`);
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
   const root = values['project-root'];
-  if (!root) return { kind: 'usage_error', message: `docforge-mcp: --project-root ABSOLUTE_DIR is required\n${USAGE}\n` };
+  if (!root) return usageError('--project-root ABSOLUTE_DIR is required');
   const mode = values['capability-mode'];
   if (mode !== undefined && !(CAPABILITY_MODES as readonly string[]).includes(mode)) {
-    return { kind: 'usage_error', message: `docforge-mcp: --capability-mode must be one of ${CAPABILITY_MODES.join(', ')}\n` };
+    return usageError(`--capability-mode must be one of ${CAPABILITY_MODES.join(', ')} (got ${shown(mode)})`);
   }
   const ids = checkIds(values['proposal-writer'], values['canonical-applier'], mode);
   if (ids !== null) return ids;
@@ -100,15 +100,25 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
   };
 }
 
+/** A usage error: `docforge-mcp: PROBLEM` and the usage, as every malformed command line is answered (exit 2). */
+function usageError(problem: string): CommandLine {
+  return { kind: 'usage_error', message: `docforge-mcp: ${problem}\n${USAGE}\n` };
+}
+
+/** A value of the command line as quoted in a usage error: JSON, cut to 80 characters. */
+function shown(value: string): string {
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+}
+
 /** The usage error of a malformed writer or applier id, or of application mode without an applier; null when they are fine. */
 function checkIds(writer: string | undefined, applier: string | undefined, mode: string | undefined): CommandLine | null {
   for (const [option, value] of [['--proposal-writer', writer], ['--canonical-applier', applier]] as const) {
     const problem = value === undefined ? null : accessIdProblem(option, value);
-    if (problem !== null) return { kind: 'usage_error', message: `docforge-mcp: ${problem}\n${USAGE}\n` };
+    if (problem !== null) return usageError(problem);
   }
   // Fails closed (contract): a flag combination, known before any project is read, so a usage error.
   if (mode === 'application' && applier === undefined) {
-    return { kind: 'usage_error', message: `docforge-mcp: Capability mode application requires --canonical-applier ID; canonical application stays disabled.\n${USAGE}\n` };
+    return usageError('Capability mode application requires --canonical-applier ID; canonical application stays disabled.');
   }
   return null;
 }
