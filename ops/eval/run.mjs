@@ -13,8 +13,8 @@
 // ws (ws 8.18.3 from the npm registry, code only), objx (Debian's Go sources of objx 0.5.0, code only) and pyjwt
 // (Debian's python3-jwt 2.6.0, code only), piscina (the installed piscina 5.3.2: docs/docs Markdown and src/ TypeScript)
 // semver (the installed semver 7.8.6, code only), findmyway (the installed find-my-way 9.10.2, code only) and commander
-// (commander 14.0.3 from the npm registry, code only).
-// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws|objx|pyjwt|piscina|semver|findmyway|commander] [--verbose] [--json FILE]
+// (commander 14.0.3 from the npm registry, code only) and qs (qs 6.14.0 from the npm registry, code only).
+// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws|objx|pyjwt|piscina|semver|findmyway|commander|qs] [--verbose] [--json FILE]
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -203,12 +203,22 @@ function commanderCorpus(root = path.join(outDir, 'commander')) {
   return root;
 }
 
+/** The qs version the qs question set was written from (ops/eval/questions/qs.json `source`). */
+const QS_VERSION = '6.14.0';
+
+/** qs as published (`npm pack qs@QS_VERSION`), code only: its README at the root is its only doc. */
+function qsCorpus(root = path.join(outDir, 'qs')) {
+  packedCorpus(root, 'qs', QS_VERSION);
+  writeDescriptor(root, 'qs', [], 'typescript');
+  return root;
+}
+
 /** Corpus builder per question set. */
 const CORPORA = {
   examples: examplesCorpus, fastify: () => fastifyCorpus(), koa: () => koaCorpus(), asyncio: () => asyncioCorpus(), npm: () => npmCorpus(),
   express: () => expressCorpus(), undici: () => undiciCorpus(), ws: () => wsCorpus(), objx: () => objxCorpus(), pyjwt: () => pyjwtCorpus(),
   piscina: () => piscinaCorpus(), semver: () => semverCorpus(), findmyway: () => findMyWayCorpus(),
-  commander: () => commanderCorpus(),
+  commander: () => commanderCorpus(), qs: () => qsCorpus(),
 };
 
 async function connect(root) {

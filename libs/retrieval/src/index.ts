@@ -3,6 +3,7 @@ export type { BoundedTags, SearchHit, NodeFilters, SearchResult, NodeSummary } f
 export { searchNodes, filterNodes, boundTags, boundTitle, ITEM_TAGS_CAP, ITEM_TITLE_CAP, NODE_LIST_CAP, NODE_TITLE_CAP, STOP_WORDS } from './search.js';
 export type { QueryTerm, AnalysedQuery, RankedNode, RankedResult, DroppedTerm } from './ranking.js';
 export { rankNodes, analyseQuery, wordStem, nameWords, ABBREVIATIONS, QUESTION_WORDS, EXPANSION_WEIGHT, CANDIDATE_WINDOW, RANK_WEIGHTS, MAX_QUERY_PHRASES, MATCH_TIER } from './ranking.js';
+export { americanSpelling, spellingVariants } from './spelling.js';
 export { boundedExcerpt, EXCERPT_SCAN_CHARS, EXCERPT_TOKENS } from './excerpt.js';
 export type { TraversalDirection, TraversalItem, TraversalResult, TraversalOptions, Backlink, BacklinkPosition, NodeEdges } from './traversal.js';
 export { traverse, backlinks, nodeEdges, missingNode, withReviewStates, DEFAULT_EDGE_BUDGET } from './traversal.js';

@@ -3,6 +3,7 @@
  * negation and compound expansions, word-form stems, and the FTS5 phrases of a term.
  */
 import { identifierWords, UNSPACED_SCRIPT_CLASS, unspacedWords } from '@docforge/store';
+import { americanSpelling, spellingVariants } from './spelling.js';
 
 /** What separates query words: anything but a letter, a digit, `_` or a character of a script written without spaces (a Thai vowel sign stays in its word). */
 const QUERY_WORD_SEPARATOR = new RegExp(`[^\\p{L}\\p{N}_${UNSPACED_SCRIPT_CLASS}]+`, 'u');
@@ -67,7 +68,9 @@ export function wordStem(word: string): string {
 }
 
 function computeStem(word: string): string {
-  const w = IRREGULAR_FORMS[word.toLowerCase()] ?? word.toLowerCase();
+  const lower = word.toLowerCase();
+  // British and American spellings stem alike ("coloured" and `colored`, spelling.ts).
+  const w = IRREGULAR_FORMS[lower] ?? americanSpelling(lower);
   for (const suffix of SUFFIXES) {
     if (w.length - suffix.length >= 3 && w.endsWith(suffix)) {
       const stem = w.slice(0, -suffix.length);
@@ -81,8 +84,10 @@ function computeStem(word: string): string {
 export interface QueryTerm {
   word: string;
   stem: string;
-  /** 1 for a word of the query, {@link EXPANSION_WEIGHT} for an expansion. */
+  /** 1 for a word of the query and its other spellings, {@link EXPANSION_WEIGHT} for an expansion. */
   weight: number;
+  /** For another spelling of a query word ("colored" for "coloured", spelling.ts): it weighs as the word itself, and is not listed as a word of the query. */
+  variant?: true;
   /** Index of the query word this term stands for (expansions share their word's index). */
   group: number;
   /** For a compound identifier of the query: its subwords, which must occur in this order. */
@@ -231,6 +236,7 @@ export function analyseQuery(text: string): AnalysedQuery {
     const seq = unique.get(word)!;
     terms.push({ word, stem: wordStem(word), weight: 1, group, ...(seq.length > 1 ? { seq } : {}), ...(separated.has(word) ? { separated: true as const } : {}) });
     if (seq.length > 1) return;
+    for (const v of spellingVariants(word)) if (!words.includes(v)) terms.push({ word: v, stem: wordStem(v), weight: 1, group, variant: true });
     const expansions = new Set<string>(Object.hasOwn(ABBREVIATIONS, word) ? ABBREVIATIONS[word] : []);
     if (negated.has(word)) for (const p of NEGATING_PREFIXES) expansions.add(`${p}${word}`);
     const compound = closed.get(word);

@@ -67,10 +67,15 @@ export interface RecallQuery {
   total: number;
 }
 
-/** Prepares `terms` of `groups` query words with their idf weights (by word; absent words weigh 1). */
+/**
+ * Prepares `terms` of `groups` query words with their idf weights (by word; absent words weigh 1).
+ * A word written in several spellings (spelling.ts) weighs as its most frequent one (the least idf):
+ * a spelling the index does not hold adds no weight.
+ */
 export function recallQuery(terms: readonly QueryTerm[], idf: ReadonlyMap<string, number>, groups: number): RecallQuery {
-  const weightOf = new Array<number>(groups).fill(0);
-  for (const t of terms) if (t.weight === 1) weightOf[t.group] = idf.get(t.word) ?? 1;
+  const weightOf = new Array<number>(groups).fill(Infinity);
+  for (const t of terms) if (t.weight === 1) weightOf[t.group] = Math.min(weightOf[t.group]!, idf.get(t.word) ?? 1);
+  for (let g = 0; g < groups; g += 1) if (weightOf[g] === Infinity) weightOf[g] = 0;
   let total = 0;
   for (let g = 0; g < groups; g += 1) total += weightOf[g]!;
   return { terms, sequences: terms.map((t) => (t.seq ? t.seq.map(wordStem) : null)), groups, weightOf, total };

@@ -144,7 +144,7 @@ export function taskTerms(task: string): string[] {
  */
 export function splitTaskTerms(task: string): { terms: string[]; dropped: string[] } {
   const analysed = analyseQuery(task);
-  const terms = [...new Set(analysed.terms.filter((t) => t.weight === 1).map((t) => t.word))];
+  const terms = [...new Set(analysed.terms.filter((t) => t.weight === 1 && t.variant !== true).map((t) => t.word))];
   return { terms, dropped: analysed.dropped.filter((d) => d.reason === 'term_limit').map((d) => d.term) };
 }
 
