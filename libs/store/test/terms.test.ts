@@ -51,3 +51,21 @@ test('long runs of capitals index as one word each, with the acronym rule at the
   assert.deepEqual(identifierWords(`${caps}Bc`), [caps.toLowerCase(), 'bc']);
   assert.equal(nodeTerms('BI-HUGE', caps), `bi huge ${caps.toLowerCase()}`);
 });
+
+test('an ASCII text splits by the one-scan path exactly as the general path splits it (issue 35)', () => {
+  // A trailing non-ASCII word sends the same text down the general (Unicode) path; the ASCII
+  // words before it must come out the same, and equal the reference scanner chunk by chunk.
+  const alphabet = ['A', 'B', 'Z', 'a', 'b', 'z', '0', '9', '_', '-', '.', '/', ' ', '#', '@', '~', '\t'];
+  let seed = 35;
+  const next = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed);
+  for (let i = 0; i < 20_000; i++) {
+    const length = 1 + (next() % 18);
+    let s = '';
+    for (let j = 0; j < length; j++) s += alphabet[next() % alphabet.length];
+    const fast = identifierWords(s);
+    assert.deepEqual([...fast, 'é'], identifierWords(`${s} é`), JSON.stringify(s));
+    assert.deepEqual(fast, s.split(/[^A-Za-z0-9]+/).filter((c) => c !== '').flatMap(reference), JSON.stringify(s));
+  }
+  assert.deepEqual(identifierWords('docs/api-v2/HTTPServer_config.md'), ['docs', 'api', 'v2', 'http', 'server', 'config', 'md']);
+  assert.equal(nodeTerms('REQ-0042', 'parseURLToHTML x'), 'req 0042 parse url to html x');
+});
