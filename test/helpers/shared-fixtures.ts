@@ -11,8 +11,8 @@
  * private copy. ops/run-tests.mjs fails the run when a shared fixture's publication changed.
  *
  * Key: `<name>-<first 16 hex of SHA-256>` over the fixture's files as written (sorted relative paths,
- * modes, contents, symlink targets), the DOCFORGE_* environment (but FIXTURES_ENV) and the Node
- * version. The folder lives one run, so the built code cannot change under it: a later run (a new
+ * modes, contents, symlink targets), the DOCFORGE_* environment (but the harness's own DOCFORGE_TEST_*
+ * folders) and the Node version. The folder lives one run, so the built code cannot change under it: a later run (a new
  * build) always builds its fixtures afresh. Lock: the first test process to create the key's folder
  * (mkdir is atomic) builds; the others wait for its `ready` (or `failed`) marker.
  */
@@ -31,10 +31,10 @@ function sleepMs(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-/** SHA-256 (hex) of the tree `root` (sorted relative paths, modes, contents, symlink targets), the DOCFORGE_* environment but FIXTURES_ENV, and the Node version. */
+/** SHA-256 (hex) of the tree `root` (sorted relative paths, modes, contents, symlink targets), the DOCFORGE_* environment but the harness's DOCFORGE_TEST_* folders, and the Node version. */
 export function fixtureKey(root: string): string {
   const hash = createHash('sha256');
-  const env = Object.entries(process.env).filter(([k]) => k.startsWith('DOCFORGE_') && k !== FIXTURES_ENV).sort(([a], [b]) => a.localeCompare(b));
+  const env = Object.entries(process.env).filter(([k]) => k.startsWith('DOCFORGE_') && !k.startsWith('DOCFORGE_TEST_')).sort(([a], [b]) => a.localeCompare(b));
   hash.update(JSON.stringify([process.version, env]));
   const walk = (dir: string, rel: string): void => {
     for (const name of readdirSync(dir).sort()) {
