@@ -1,7 +1,8 @@
 // Runs every compiled test file with Node's test runner (node --test does not expand globs on Node 20).
 // Alongside the run it builds the shared example fixture once: a copy of examples/ indexed by the
 // built `docforge sync` in the background, whose location reaches the tests through DOCFORGE_TEST_FIXTURES (see
-// test/helpers/projects.ts, exampleProjectCopy). Usage: node ops/run-tests.mjs [--core] [path substring ...]
+// test/helpers/projects.ts, exampleProjectCopy); the same folder holds the run's other shared built
+// fixtures (test/helpers/shared-fixtures.ts), checked unchanged at the end. Usage: node ops/run-tests.mjs [--core] [path substring ...]
 // --core (npm run test:core) leaves out the tests that start the viewer daemon or a browser (CORE_EXCLUDED).
 // DOCFORGE_TEST_CONCURRENCY sets how many test files run at once (default 3: most files wait on
 // processes they spawn, so a third file keeps 2 cores busy).
@@ -135,6 +136,17 @@ if (currentFile && existsSync(path.join(fixtures, 'ready')) && readFileSync(curr
   console.error('run-tests: a test changed the shared example fixture (its current.json differs); use exampleProjectCopy() in tests that write');
   status = 1;
 }
+// The shared built fixtures (test/helpers/shared-fixtures.ts): one per fixture and run, for tests that only read; each must end as published.
+const shared = fixtures ? path.join(fixtures, 'shared') : null;
+const sharedBuilt = shared && existsSync(shared) ? readdirSync(shared).filter((name) => existsSync(path.join(shared, name, 'ready'))) : [];
+for (const name of sharedBuilt) {
+  const current = path.join(shared, name, 'project', '.docforge', 'index', 'current.json');
+  if (!existsSync(current) || readFileSync(current, 'utf8') !== readFileSync(path.join(shared, name, 'published.json'), 'utf8')) {
+    console.error(`run-tests: a test changed the shared fixture ${name} (its current.json differs); use a private copy in tests that write`);
+    status = 1;
+  }
+}
+if (sharedBuilt.length > 0) console.log(`# run-tests: ${sharedBuilt.length} shared fixtures built once each: ${sharedBuilt.join(', ')}`);
 if (fixtures) rmSync(fixtures, { recursive: true, force: true });
 // The browser tests (test/browser.test.ts) write screenshots of every view here.
 const browserArtifacts = path.join('test', 'dist', 'artifacts', 'browser');

@@ -10,7 +10,8 @@ import { createReadOnlyServer } from '@docforge/mcp-server';
 import type { ToolName } from '@docforge/policy';
 import { MIN_MAX_OUTPUT_CHARS } from '@docforge/project';
 import { EXAMPLES_DIR } from './helpers/paths.js';
-import { exampleProjectCopy, fastifyProjectCopy, tempDir } from './helpers/projects.js';
+import { exampleProjectCopy, tempDir } from './helpers/projects.js';
+import { sharedFastifyProject } from './helpers/shared-fixtures.js';
 import { expectError, REQUEST_TIMEOUT_MS, useServer, type Envelope, type Server } from './helpers/server.js';
 
 type Item = Record<string, any>;
@@ -258,12 +259,13 @@ describe('context tools on examples/', async () => {
 });
 
 describe('task context on fastify docs and lib', async () => {
-  const root = fastifyProjectCopy(['docs', 'lib'], [
+  // Reads only: the run's shared built copy (test/helpers/shared-fixtures.ts).
+  const root = sharedFastifyProject(['docs', 'lib'], [
     'schema_version = 1',
     '[project]', 'id = "fastify"', 'name = "Fastify"',
     '[sources]', 'content_roots = ["docs"]', 'code_roots = ["lib"]',
     '[adapter]', 'code = "typescript"', '',
-  ].join('\n'), 'docforge-fastify-ctx-');
+  ].join('\n'));
   const s = await useServer(root);
 
   test('every task kind: plan, gaps that match the project vocabulary, evidence provenance', async () => {

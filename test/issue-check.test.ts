@@ -11,7 +11,8 @@ import AjvDraft04Module from 'ajv-draft-04';
 import addFormatsModule from 'ajv-formats';
 import { checkFailure, checkSummary, githubLine, sarifLog, type CheckFinding } from '@docforge/render';
 import { CLI_ENTRY } from './helpers/paths.js';
-import { exampleProjectCopy, fastifyProjectCopy } from './helpers/projects.js';
+import { exampleProjectCopy } from './helpers/projects.js';
+import { sharedFastifyProject } from './helpers/shared-fixtures.js';
 
 const require = createRequire(import.meta.url);
 // CommonJS packages: their classes are the `default` export of the module object.
@@ -136,7 +137,8 @@ describe('docforge check end to end', () => {
   });
 
   test('fastify (docs and code): the SARIF log validates and lists every finding that validate lists; GitHub has one line per finding', () => {
-    const root = fastifyProjectCopy(['docs', 'lib', 'fastify.js'], 'schema_version = 1\n[project]\nid = "fastify"\nname = "Fastify"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = ["lib", "fastify.js"]\n[adapter]\ncode = "typescript"\n');
+    // Reads only (validate and check): the run's shared built copy (test/helpers/shared-fixtures.ts).
+    const root = sharedFastifyProject(['docs', 'lib', 'fastify.js'], 'schema_version = 1\n[project]\nid = "fastify"\nname = "Fastify"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = ["lib", "fastify.js"]\n[adapter]\ncode = "typescript"\n');
     const validated = JSON.parse(cli(['validate', '--json', '--limit', '10000', '-C', root]).stdout) as { total: number; issues: { code: string; path: string; line: number | null }[] };
     assert.ok(validated.total > 0, 'fastify\'s docs have findings (broken anchors)');
     const sarif = cli(['check', '--format', 'sarif', '-C', root]);

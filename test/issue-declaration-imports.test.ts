@@ -3,13 +3,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fastifyProjectCopy } from './helpers/projects.js';
+import { sharedFastifyProject } from './helpers/shared-fixtures.js';
 import { useServer } from './helpers/server.js';
 
-const root = fastifyProjectCopy(['lib', 'test', 'types', 'fastify.js', 'fastify.d.ts', 'package.json'], [
+// Reads only: the run's shared built copy (test/helpers/shared-fixtures.ts).
+const root = sharedFastifyProject(['lib', 'test', 'types', 'fastify.js', 'fastify.d.ts', 'package.json'], [
   'schema_version = 1', '[project]', 'id = "fastify"', 'name = "Fastify"', '[sources]', 'content_roots = []', 'code_roots = ["."]',
   'exclude = ["**/node_modules/**"]', '[adapter]', 'code = "typescript"', 'strategy = "ast"', '',
-].join('\n'), 'docforge-fastify-dts-');
+].join('\n'));
 const s = await useServer(root);
 
 interface Item { code: string; path: string; line: number; message: string }

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { exampleProjectCopy } from './helpers/projects.js';
+import { exampleProjectCopy, sharedExampleProject } from './helpers/projects.js';
 import { useServer } from './helpers/server.js';
 
 test('get_node at the smallest limit cuts its edge lists to fit and marks them truncated', async () => {
@@ -15,7 +15,8 @@ test('get_node at the smallest limit cuts its edge lists to fit and marks them t
   const server = await useServer(root);
   // The configured 2,000 is raised to the floor (MIN_MAX_OUTPUT_CHARS in libs/project).
   const max = 4000;
-  const wide = await useServer(exampleProjectCopy());
+  // The reference at the configured limit only reads: the run's shared example project (a private copy would be built again).
+  const wide = await useServer(sharedExampleProject());
   for (const args of [{ node_id: 'CMP-LEDGER', include_body: false }, { node_id: 'CMP-LEDGER' }, { node_id: 'CMP-ERRORS', include_body: false }]) {
     const full = await wide.call('docforge_get_node', args);
     assert.equal(full.ok, true);

@@ -2,14 +2,14 @@
 // answered node_not_found with no hint): through the real docforge-mcp on examples/ and fastify's lib/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fastifyProjectCopy, removeDir, sharedExampleProject } from './helpers/projects.js';
+import { sharedExampleProject } from './helpers/projects.js';
+import { sharedFastifyProject } from './helpers/shared-fixtures.js';
 import { useServer } from './helpers/server.js';
 
-test('node_not_found names the one id within a small edit distance of the typed last segment', async (t) => {
-  // Reads only: the run's shared example project (a private copy would be built again, as its index file has a new inode).
+test('node_not_found names the one id within a small edit distance of the typed last segment', async () => {
+  // Reads only: the run's shared example project and shared fastify copy (a private copy would be built again, as its index file has a new inode).
   const examples = sharedExampleProject();
-  const fastify = fastifyProjectCopy(['lib', 'fastify.js'], 'schema_version = 1\n[project]\nid = "fastify"\nname = "Fastify"\n[sources]\ncontent_roots = []\ncode_roots = ["lib", "fastify.js"]\n[adapter]\ncode = "typescript"\n');
-  t.after(() => removeDir(fastify));
+  const fastify = sharedFastifyProject(['lib', 'fastify.js'], 'schema_version = 1\n[project]\nid = "fastify"\nname = "Fastify"\n[sources]\ncontent_roots = []\ncode_roots = ["lib", "fastify.js"]\n[adapter]\ncode = "typescript"\n');
   for (const [root, typed, meant] of [
     [examples, 'code:src/ledger/ledger.ts#Ledger.refnd', 'code:src/ledger/ledger.ts#Ledger.refund'],
     [examples, 'CMP-LEDGR', 'CMP-LEDGER'],

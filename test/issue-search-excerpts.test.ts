@@ -3,11 +3,12 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fastifyProjectCopy } from './helpers/projects.js';
+import { sharedFastifyProject } from './helpers/shared-fixtures.js';
 import { useServer } from './helpers/server.js';
 
 describe('search hits on fastify docs', async () => {
-  const root = fastifyProjectCopy(['docs'], 'schema_version = 1\n[project]\nid = "fastify-docs"\nname = "Fastify docs"\n[sources]\ncontent_roots = ["docs"]\n[adapter]\ncode = "none"\n', 'docforge-search-');
+  // Reads only: the run's shared built copy (test/helpers/shared-fixtures.ts).
+  const root = sharedFastifyProject(['docs'], 'schema_version = 1\n[project]\nid = "fastify-docs"\nname = "Fastify docs"\n[sources]\ncontent_roots = ["docs"]\n[adapter]\ncode = "none"\n');
   const s = await useServer(root);
 
   test('each excerpt comes from the hit\'s own source and contains a query word', async () => {

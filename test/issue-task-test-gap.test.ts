@@ -5,7 +5,8 @@
 // copy of examples/ and on fastify's package (lib/ and test/, whose test files import the modules they test).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fastifyProjectCopy, removeDir, sharedExampleProject } from './helpers/projects.js';
+import { sharedExampleProject } from './helpers/projects.js';
+import { sharedFastifyProject } from './helpers/shared-fixtures.js';
 import { useServer, type Json, type Server } from './helpers/server.js';
 
 const TESTS = ['tested_by', 'verifies', 'proves'];
@@ -72,8 +73,8 @@ describe('a test task names the missing tests', () => {
   });
 
   test('fastify lib/ with its test/ folder: both kinds occur, and each module is answered by the rule', async (t) => {
-    const root = fastifyProjectCopy(['docs', 'lib', 'test', 'package.json', 'fastify.js'], 'schema_version = 1\n[project]\nid = "fastify"\nname = "Fastify"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = ["lib", "test", "fastify.js"]\n[adapter]\ncode = "typescript"\n');
-    t.after(() => removeDir(root));
+    // Reads only: the run's shared built copy (test/helpers/shared-fixtures.ts).
+    const root = sharedFastifyProject(['docs', 'lib', 'test', 'package.json', 'fastify.js'], 'schema_version = 1\n[project]\nid = "fastify"\nname = "Fastify"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = ["lib", "test", "fastify.js"]\n[adapter]\ncode = "typescript"\n');
     const s = await useServer(root);
     t.after(() => s.close());
     const modules = (await moduleIds(s, 'code:lib/')).slice(0, 40);

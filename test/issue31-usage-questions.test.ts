@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CLI_ENTRY, FASTIFY_DIR } from './helpers/paths.js';
-import { fastifyProjectCopy } from './helpers/projects.js';
+import { sharedFastifyProject } from './helpers/shared-fixtures.js';
 import type { Json } from './helpers/server.js';
 
 const DESCRIPTOR = 'schema_version = 1\n[project]\nid = "fastify"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = ["lib", "fastify.js"]\n[adapter]\ncode = "typescript"\n';
@@ -22,7 +22,8 @@ function search(root: string, query: string, limit = 5): string[] {
 }
 
 describe('fastify (installed package): usage questions go to the documentation', () => {
-  const root = fastifyProjectCopy(['docs', 'lib', 'fastify.js', 'package.json'], DESCRIPTOR, 'docforge-usage31-');
+  // Reads only: the run's shared built copy (test/helpers/shared-fixtures.ts).
+  const root = sharedFastifyProject(['docs', 'lib', 'fastify.js', 'package.json'], DESCRIPTOR);
 
   test('a usage question naming something "defined" elsewhere finds the documentation first', () => {
     // The sources: the Encapsulation page explains what a child context sees of its parent's decorators.

@@ -14,7 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { bundleManifestPath, bundleState } from '@docforge/accelerate';
 import path from 'node:path';
 import { REPO_ROOT } from './helpers/paths.js';
-import { exampleProjectCopy } from './helpers/projects.js';
+import { sharedExampleProject } from './helpers/projects.js';
 import { type LauncherApp, realInputs, tempLauncher } from './helpers/launchers.js';
 import { searchSteps, stepwiseSession } from './helpers/stepwise.js';
 
@@ -58,13 +58,13 @@ function answers(stdout: string): unknown[] {
 }
 
 /**
- * A copy of examples/ whose index is current (a first session builds it when the copy has none), so every session answers from one
- * publication. One copy serves every test of this file: the sessions only read it (initialize, tools/list, a search).
+ * The run's shared example project, whose index is current (a first session builds it when the tests run without ops/run-tests.mjs),
+ * so every session answers from one publication. The sessions only read it (initialize, tools/list, a search).
  */
 let indexed: Promise<string> | null = null;
 function indexedExample(): Promise<string> {
   indexed ??= (async () => {
-    const root = exampleProjectCopy();
+    const root = sharedExampleProject();
     assert.equal((await session(COMPILED, root)).status, 0);
     return root;
   })();

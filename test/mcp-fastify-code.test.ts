@@ -5,11 +5,16 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FASTIFY_DIR } from './helpers/paths.js';
 import { fastifyProjectCopy } from './helpers/projects.js';
+import { sharedFastifyProject } from './helpers/shared-fixtures.js';
 import { expectError, useServer } from './helpers/server.js';
 
-/** Copies fastify's lib/, docs/, fastify.js and package.json into a temp project with a descriptor for `strategy`. */
+/**
+ * Fastify's lib/, docs/, fastify.js and package.json with a descriptor for `strategy`, and one added
+ * page: for `ast` the run's shared built copy (its tests only read; test/helpers/shared-fixtures.ts),
+ * for `lexical` a private copy (its test asserts that nothing was built).
+ */
 function fastifyProject(strategy: 'ast' | 'lexical'): string {
-  const root = fastifyProjectCopy(['lib', 'docs', 'fastify.js', 'package.json'], [
+  const descriptor = [
     'schema_version = 1',
     '[project]',
     'id = "fastify"',
@@ -22,10 +27,14 @@ function fastifyProject(strategy: 'ast' | 'lexical'): string {
     'code = "typescript"',
     `strategy = "${strategy}"`,
     '',
-  ].join('\n'), `docforge-fastify-code-${strategy}-`);
+  ].join('\n');
   // fastify's own docs link to lib/ only through absolute GitHub URLs (checked below), so this test
   // adds one page with a relative link into lib/ to exercise `documents` edges.
-  writeFileSync(path.join(root, 'docs', 'Internals.md'), '# Routing internals\n\nThe router lives in [route.js](../lib/route.js).\n');
+  const internals = '# Routing internals\n\nThe router lives in [route.js](../lib/route.js).\n';
+  const parts = ['lib', 'docs', 'fastify.js', 'package.json'] as const;
+  if (strategy === 'ast') return sharedFastifyProject(parts, descriptor, { 'docs/Internals.md': internals });
+  const root = fastifyProjectCopy(parts, descriptor, `docforge-fastify-code-${strategy}-`);
+  writeFileSync(path.join(root, 'docs', 'Internals.md'), internals);
   return root;
 }
 

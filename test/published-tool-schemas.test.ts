@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Ajv } from 'ajv';
 import type { ToolName } from '@docforge/policy';
 import { EXAMPLES_DIR } from './helpers/paths.js';
-import { removeDir, tempCopy } from './helpers/projects.js';
+import { removeDir, sharedExampleProject, tempCopy } from './helpers/projects.js';
 import { useServer, type ServerOptions } from './helpers/server.js';
 
 const NODE = 'CMP-AUTH-GATEWAY';
@@ -50,8 +50,10 @@ function refs(node: unknown): string[] {
 
 for (const { label, options } of MODES) {
   describe(`tools/list of a spawned server (${label}) validates real results in a fresh Ajv`, async () => {
-    const root = tempCopy(EXAMPLES_DIR, `docforge-published-${label}-`);
-    after(() => removeDir(root));
+    // The read-mode server only reads (its tools refuse every write): the run's shared example project. The
+    // proposal and application servers register changesets: private copies.
+    const root = label === 'read' ? sharedExampleProject() : tempCopy(EXAMPLES_DIR, `docforge-published-${label}-`);
+    if (label !== 'read') after(() => removeDir(root));
     const server = await useServer(root, options);
     const { tools } = await server.client.listTools();
 
