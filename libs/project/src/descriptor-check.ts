@@ -80,7 +80,8 @@ export class Checker {
     const eq = text?.indexOf('=') ?? -1;
     if (text === undefined || eq < 0) return null;
     const value = text.slice(eq + 1);
-    const shown = (/["']/.test(value) ? value : value.replace(/#.*$/, '')).trim();
+    const hash = value.indexOf('#');
+    const shown = (/["']/.test(value) || hash < 0 ? value : value.slice(0, hash)).trim();
     return shown === '' || shown.length > 40 ? null : shown;
   }
 
