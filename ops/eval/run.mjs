@@ -227,7 +227,8 @@ async function connect(root) {
   const client = new Client({ name: 'docforge-eval', version: '1' });
   await client.connect(transport);
   const call = async (name, args) => {
-    const response = await client.callTool({ name, arguments: args });
+    // A first call builds the index; on a loaded machine that outlasts the SDK's 60 s default.
+    const response = await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
     const envelope = response.structuredContent;
     if (!envelope.ok) throw new Error(`${name} failed: ${JSON.stringify(envelope.error)}`);
     return envelope.result;
