@@ -213,3 +213,22 @@ test('docforge changeset rebase ID --writer W does what docforge_rebase_changese
   assert.equal(error.code, 'rebase_refused');
   assert.equal(error.details.invariant, 'touched_node_unchanged');
 });
+
+test('CMD --help and help CMD print that command\'s own usage (exit 0); a bare --help the whole text', async () => {
+  const [own, viaHelp, whole, unknown] = await Promise.all([
+    cli(['search', '--help']), cli(['help', 'changeset']), cli(['--help']), cli(['help', 'no-such-command']),
+  ]);
+  assert.equal(own.status, 0, own.stderr);
+  assert.match(own.stdout, /^Usage: docforge search \.\.\./);
+  assert.doesNotMatch(own.stdout, /^\s+changeset /m, 'search --help lists no other command');
+  assert.match(own.stdout, /--limit N/, 'and its own options of the Options section');
+  assert.doesNotMatch(own.stdout, /--version/);
+  assert.equal(viaHelp.status, 0, viaHelp.stderr);
+  assert.match(viaHelp.stdout, /^Usage: docforge changeset \.\.\./);
+  assert.match(viaHelp.stdout, /changeset rebase/);
+  assert.equal(whole.status, 0);
+  assert.match(whole.stdout, /^\s+changeset /m);
+  assert.match(whole.stdout, /^\s+search /m);
+  assert.equal(unknown.status, 0, 'help for a word that is no command prints the whole usage');
+  assert.match(unknown.stdout, /^\s+search /m);
+});

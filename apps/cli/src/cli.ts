@@ -210,7 +210,10 @@ function commandOf(parsed: CommandLine): { command: string; rest: string[] } | n
     return 0;
   }
   if (values.help || !command || command === 'help') {
-    cliOutput().write(`${USAGE}\n`);
+    // `docforge CMD --help` and `docforge help CMD` show that command's own usage; else the whole text.
+    const asked = command === 'help' ? rest[0] : command;
+    const own = asked === undefined ? null : commandUsage(asked, COMMAND_OPTIONS[asked]);
+    cliOutput().write(`${own ?? USAGE}\n`);
     return command || values.help ? 0 : 2;
   }
   // A word after a command that takes none (e.g. a project path after `sync`) is never ignored silently.

@@ -89,13 +89,14 @@ function entries(section: string, keep: (word: string) => boolean): string[] {
 
 /**
  * The usage of one command: its entries of the usage text's Commands section (each line starting
- * with the command's name, with the lines that continue it) and the options every command takes;
+ * with the command's name, with the lines that continue it) and the options every command takes,
+ * plus the Options entries named in `options` (the command's own option names, without `--`);
  * null when the text has no entry for `command`.
  */
-export function commandUsage(command: string): string | null {
+export function commandUsage(command: string, options: readonly string[] = []): string | null {
   const at = USAGE.indexOf('\nOptions:\n');
   const own = entries(USAGE.slice(0, at), (word) => word === command);
   if (own.length === 0) return null;
-  const common = entries(USAGE.slice(at), (word) => COMMON_OPTIONS.has(word));
+  const common = entries(USAGE.slice(at), (word) => COMMON_OPTIONS.has(word) || options.includes(word.replace(/^--/, '')));
   return `Usage: docforge ${command} ...\n\n${own.join('\n')}\n\nOptions:\n${common.join('\n')}`;
 }
