@@ -128,7 +128,8 @@ function checkJoins(texts: Record<string, string>, edges: readonly GraphEdge[]):
     assert.notEqual(edge.source_id.split('#')[0], edge.target_id.split('#')[0]);
     const short = name.split('.').pop()!;
     const head = `${lineOf(texts, edge.source_path, edge.line)} ${lineOf(texts, edge.source_path, edge.line + 1)}`;
-    assert.match(head, new RegExp(`\\b${short}\\s*\\(`), `${edge.source_path}:${edge.line} defines ${short}`);
+    // `short(` as written, or a declaration macro's argument (`INIT(Database::Init) {`, tree-sitter adapters 1.2.9).
+    assert.match(head, new RegExp(`\\b${short}\\s*\\(|\\b[A-Z][A-Z0-9_]*\\(\\s*(\\w+::)*${short}\\s*\\)`), `${edge.source_path}:${edge.line} defines ${short}`);
     assert.ok(!/\bstatic\b/.test(lineOf(texts, edge.source_path, edge.line)), `${edge.source_path}:${edge.line} is not static`);
   }
   return joins.length;
@@ -149,7 +150,8 @@ describe('cpp adapter joins declarations on tree-sitter\'s C runtime and better-
   it('C++: members declared in the .hpp files are joined to their out-of-line definitions', () => {
     const texts = readTree(join(packageDir('better-sqlite3'), 'src'), ['.cpp', '.hpp']);
     const { link } = buildMemory(cpp, texts);
-    assert.ok(checkJoins(texts, link.edges) >= 0);
+    // The four INIT(X::Init) bodies join `static INIT(Init);` in their headers.
+    assert.ok(checkJoins(texts, link.edges) >= 4);
   });
 
   const NETTLE = '/usr/share/doc/nettle-dev/examples';

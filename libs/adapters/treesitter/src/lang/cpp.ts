@@ -58,6 +58,21 @@ export function scopedName(node: SyntaxNode): string[] | null {
   return head === null ? null : [...head, ...rest];
 }
 
+/**
+ * The function a declaration macro defines (`NODE_METHOD(Database::JS_close) { … }`, `static NAN_METHOD(New);`, where the
+ * macro expands to `void name(args)`): an all-caps name with no return type whose one parameter is a bare type name is the
+ * macro, and that parameter the function's (scoped) name. Null when the shape differs, or for a constructor of the
+ * enclosing class (`AB(Bar)` inside class AB).
+ */
+function macroNamed(node: SyntaxNode, declarator: SyntaxNode | null, written: string[], enclosing: string): string[] | null {
+  const macro = written.length === 1 ? written[0]! : '';
+  if (!/^[A-Z][A-Z0-9_]*$/.test(macro) || node.childForFieldName('type') !== null || enclosing.split('.').pop() === macro) return null;
+  const list = declarator?.childForFieldName('parameters') ?? null;
+  const params = list === null ? [] : named(list).filter((p) => !isComment(p.type));
+  const only = params.length === 1 && params[0]!.type === 'parameter_declaration' && params[0]!.childForFieldName('declarator') === null ? params[0]!.childForFieldName('type') : null;
+  return only !== null && (only.type === 'type_identifier' || only.type === 'qualified_identifier') && !only.text.includes('<') ? scopedName(only) : null;
+}
+
 /** The access of a class member: the nearest `public:`/`private:`/`protected:` above it, else the class's default. */
 function access(node: SyntaxNode, parentKind: string): string {
   for (let sibling = node.previousNamedSibling; sibling !== null; sibling = sibling.previousNamedSibling) {
@@ -146,7 +161,9 @@ function definitionOf(node: SyntaxNode, parent: { kind: string; qname: string; t
   if (parent.kind === 'function' || parent.kind === 'method') return null;
   const declarator = functionDeclarator(node.type === 'ERROR' ? cPrototypeDeclarator(node) : node.childForFieldName('declarator'));
   const nameNode = declarator?.childForFieldName('declarator');
-  const path = nameNode === null || nameNode === undefined || !NAMES.has(nameNode.type) ? null : scopedName(nameNode);
+  const written = nameNode === null || nameNode === undefined || !NAMES.has(nameNode.type) ? null : scopedName(nameNode);
+  const byMacro = written === null ? null : macroNamed(node, declarator, written, parent.qname);
+  const path = byMacro ?? written;
   const name = path?.[path.length - 1];
   if (path === null || name === undefined) return null;
   const storage = named(node).filter((c) => c.type === 'storage_class_specifier').map((c) => c.text).join(' ');
@@ -163,7 +180,8 @@ function definitionOf(node: SyntaxNode, parent: { kind: string; qname: string; t
   const pointee = pointerResult(node);
   return {
     kind: member ? 'method' : 'function', name, qualifier, signature: signature(node), capabilities, exported, body,
-    receiver: null, params: [], declaration: body === null, arity: arity(declarator?.childForFieldName('parameters') ?? null),
+    // A macro's own parameter list is not the function's: it admits any count, as varargs do.
+    receiver: null, params: [], declaration: body === null, arity: byMacro === null ? arity(declarator?.childForFieldName('parameters') ?? null) : { min: 0, max: null },
     ...(pointee === null ? {} : { results: [pointee] }),
   };
 }
