@@ -4,8 +4,10 @@
  * generated bundles (`cdn.js`, `*.min.js`, `*.bundle.js`, `*.umd.js`, `*.iife.js`). Each proposed
  * exclude is listed as left out with its count, examples and how to undo it. Nothing is proposed
  * from a name alone where it could be a source: a twin glob only when every file it matches has
- * its twin, a bundle glob only when the code roots hold other code too.
+ * its twin, a bundle glob only when the code roots hold other code too. Bundles with no telling
+ * name (zod's rollup `lib/index.mjs`) are found by what they declare (bundled.ts).
  */
+import { bundledCopies } from './bundled.js';
 import type { InitLeftOut } from './left-out.js';
 import { listFiles, type MAX_SCANNED_FILES } from './list-files.js';
 
@@ -60,12 +62,15 @@ export function generatedCopies(root: string, codeRoots: readonly string[], skip
     // Only bundles: they are the code there is. Propose nothing.
     return { excludes: [], leftOut: [] };
   }
+  const twinned = new Set<string>();
   for (const rule of TWINS) {
     const matched = files.filter((path) => path.endsWith(rule.ext) && !bundled.has(path));
     if (matched.length === 0 || !matched.every((path) => all.has(`${path.slice(0, -rule.ext.length)}${rule.twin}`))) continue;
+    for (const path of matched) twinned.add(path);
     const glob = `**/*${rule.ext}`;
     excludes.push(glob);
     leftOut.push({ path: glob, reason: `${matched.length} ${rule.what} (${examples(matched)}); excluded as "${glob}" (remove it from [sources].exclude to index them)` });
   }
-  return { excludes, leftOut };
+  const byContent = bundledCopies(root, files.filter((path) => !bundled.has(path) && !twinned.has(path)));
+  return { excludes: [...excludes, ...byContent.excludes], leftOut: [...leftOut, ...byContent.leftOut] };
 }

@@ -1,0 +1,90 @@
+/**
+ * Generated bundles found by content, not name (issue 30, new-user trial on zod 3.23.8): the file
+ * rules of generated.ts leave out `lib/index.umd.js` by name, but `lib/index.mjs`, a rollup bundle
+ * of `lib/*.js`, was indexed, so half the search hits were copies and the README's `documents`
+ * edges pointed at the bundle instead of `lib/types.js`. A bundle is told by what it declares: most
+ * of its top-level classes and functions are declared again in two or more smaller project files.
+ * Read without the TypeScript compiler (a line scan), bounded in files and bytes.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { InitLeftOut } from './left-out.js';
+
+/** Most script files read for declarations, and most bytes read of each (a bound on init's cost). */
+const MAX_FILES = 2_000;
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+/** Least top-level declarations a bundle has (a small file is never judged a copy). */
+const MIN_NAMES = 8;
+/** Share of a bundle's declarations that smaller files declare again (at least two thirds). */
+const SHARE_NUM = 2;
+const SHARE_DEN = 3;
+
+const DECLARATION_FILE = /\.d\.[cm]?ts$/;
+/** Test sources (retrieval's rule): their helpers are not copies of the package. */
+const TEST_PATH = /(^|\/)(tests?|__tests__)\/|\.(test|spec|tst)\.[a-z]+$/i;
+/** A class or function declared at the start of a line: `class X`, `export default async function* X`. */
+const TOP_DECLARATION = /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class)\s*([A-Za-z_$][\w$]*)/gm;
+
+/** The distinct top-level class and function names in `text`. */
+export function topLevelNames(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const match of text.matchAll(TOP_DECLARATION)) names.add(match[1]!);
+  return names;
+}
+
+/** Each readable file's declared names (files past the bounds or unreadable are passed over). */
+function declaredNames(root: string, files: readonly string[]): Map<string, Set<string>> {
+  const names = new Map<string, Set<string>>();
+  for (const file of files.filter((path) => !DECLARATION_FILE.test(path) && !TEST_PATH.test(path)).slice(0, MAX_FILES)) {
+    try {
+      names.set(file, topLevelNames(readFileSync(join(root, file)).subarray(0, MAX_FILE_BYTES).toString('utf8')));
+    } catch {
+      continue;
+    }
+  }
+  return names;
+}
+
+/**
+ * The files among `files` (project-relative script paths under the code roots, none already left
+ * out) that bundle other project files: each declares at least 8 top-level classes or functions,
+ * at least two thirds of them are declared again in files that declare fewer names than it, and
+ * those come from at least two files. A hand-written index that re-exports declares nothing, a
+ * bundle that is the package's only code has no smaller file beside it, and twin bundles of one
+ * source tree (`index.js`, `index.mjs`) are each covered by that tree, not by each other. Each
+ * bundle comes with its left-out entry; its exclude is its own path. Reads the first 4 MiB of at
+ * most 2,000 files (tests and declaration files are not read); never throws on unreadable files.
+ * @param root absolute project root
+ */
+export function bundledCopies(root: string, files: readonly string[]): { excludes: string[]; leftOut: InitLeftOut[] } {
+  const names = declaredNames(root, files);
+  // Who declares each name, so each file's check reads only its own names' entries.
+  const declarers = new Map<string, string[]>();
+  for (const [file, declared] of names) {
+    for (const name of declared) {
+      const list = declarers.get(name);
+      if (list === undefined) declarers.set(name, [file]);
+      else list.push(file);
+    }
+  }
+  const excludes: string[] = [];
+  const leftOut: InitLeftOut[] = [];
+  for (const [file, own] of names) {
+    if (own.size < MIN_NAMES) continue;
+    const sources = new Map<string, number>();
+    let shared = 0;
+    for (const name of own) {
+      const from = (declarers.get(name) ?? []).filter((other) => other !== file && names.get(other)!.size < own.size);
+      if (from.length === 0) continue;
+      shared += 1;
+      for (const other of from) sources.set(other, (sources.get(other) ?? 0) + 1);
+    }
+    if (sources.size < 2 || shared * SHARE_DEN < own.size * SHARE_NUM) continue;
+    // The files it copies most from first (zod's lib/types.js before lib/errors.js).
+    const ranked = [...sources].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([path]) => path);
+    const shown = ranked.slice(0, 3).join(', ') + (ranked.length > 3 ? `, and ${ranked.length - 3} more` : '');
+    excludes.push(file);
+    leftOut.push({ path: file, reason: `a generated bundle: ${shared} of its ${own.size} top-level classes and functions are declared again in ${sources.size} project files (${shown}), so it copies them; excluded as "${file}" (remove it from [sources].exclude to index it)` });
+  }
+  return { excludes, leftOut };
+}
