@@ -209,6 +209,8 @@ function commandOf(parsed: CommandLine): { command: string; rest: string[] } | n
     cliOutput().write(`docforge ${CLI_VERSION}\n`);
     return 0;
   }
+  // With --json, a line that names no command gets the one error document, as every refused line does.
+  if (!command && !values.help && values.json === true) return refuse(true, 'no command given; run docforge --help for the commands', undefined);
   if (values.help || !command || command === 'help') {
     // `docforge CMD --help` and `docforge help CMD` show that command's own usage; else the whole text.
     const asked = command === 'help' ? rest[0] : command;

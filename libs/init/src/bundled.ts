@@ -22,13 +22,36 @@ const SHARE_DEN = 3;
 const DECLARATION_FILE = /\.d\.[cm]?ts$/;
 /** Test sources (retrieval's rule): their helpers are not copies of the package. */
 const TEST_PATH = /(^|\/)(tests?|__tests__)\/|\.(test|spec|tst)\.[a-z]+$/i;
-/** A class or function declared at the start of a line: `class X`, `export default async function* X`. */
-const TOP_DECLARATION = /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class)\s*([A-Za-z_$][\w$]*)/gm;
+/** Words that may come before `function` or `class` at the start of a line, in this order. */
+const MODIFIERS = ['export', 'default', 'declare', 'abstract', 'async'];
+const IDENTIFIER = /^[A-Za-z_$][\w$]*/;
+const isBlank = (c: string | undefined): boolean => c === ' ' || c === '\t';
+
+/** `rest` after `word` and the blanks that follow it, when it starts with the word and a blank (or `*` after `function`); else null. */
+function after(rest: string, word: string, star = false): string | null {
+  if (!rest.startsWith(word) || !(isBlank(rest[word.length]) || (star && rest[word.length] === '*'))) return null;
+  return rest.slice(word.length).trimStart();
+}
+
+/**
+ * The class or function a line declares at its start (`class X`, `export default async function* X`),
+ * or null. A scan of words, linear in the line (no backtracking pattern).
+ */
+function declaredAt(line: string): string | null {
+  let rest = line;
+  for (const word of MODIFIERS) rest = after(rest, word) ?? rest;
+  const fn = after(rest, 'function', true);
+  const body = fn === null ? after(rest, 'class') : fn.startsWith('*') ? fn.slice(1).trimStart() : fn;
+  return body === null ? null : IDENTIFIER.exec(body)?.[0] ?? null;
+}
 
 /** The distinct top-level class and function names in `text`. */
 export function topLevelNames(text: string): Set<string> {
   const names = new Set<string>();
-  for (const match of text.matchAll(TOP_DECLARATION)) names.add(match[1]!);
+  for (const line of text.split('\n')) {
+    const name = declaredAt(line);
+    if (name !== null) names.add(name);
+  }
   return names;
 }
 

@@ -6,12 +6,11 @@
  */
 import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import picomatch from 'picomatch';
 import type { SourceIssue } from '@docforge/core';
 import type { Checker } from './descriptor-check.js';
 import { BUILTIN_CODE_EXTENSIONS } from './descriptor-state-sources.js';
 import { DESCRIPTOR_FILE } from './descriptor-types.js';
-import { extensionOf } from './walk-rules.js';
+import { compileExcludeGlob, extensionOf } from './walk-rules.js';
 
 /** Most directory entries the code-removal scan reads per code root; past it no warning is given. */
 const MAX_SCANNED_ENTRIES = 5_000;
@@ -29,15 +28,24 @@ function warning(code: string, line: number | null, text: string): SourceIssue {
   return { severity: 'warning', code, message: `${DESCRIPTOR_FILE}:${line ?? ''}${line === null ? '' : ':'} ${text}`, path: DESCRIPTOR_FILE, line, node_id: null };
 }
 
-/** An unescaped `[` with no `]` after it (picomatch then reads the `[` as a literal character). */
-function unclosedBracket(glob: string): boolean {
-  let open = -1;
+/**
+ * An unescaped `[` with no `]` after it (picomatch then reads the `[` as a literal character), or a
+ * `(` or `{` left open (picomatch then lets a `|` or `,` inside escape to the whole pattern:
+ * `archive/(old|src` matched the code root `src`).
+ */
+function unclosedGroup(glob: string): boolean {
+  let bracket = -1;
+  let depth = 0;
   for (let i = 0; i < glob.length; i += 1) {
-    if (glob[i] === '\\') i += 1;
-    else if (glob[i] === '[' && open < 0) open = i;
-    else if (glob[i] === ']' && open >= 0) open = -1;
+    const c = glob[i];
+    if (c === '\\') i += 1;
+    else if (bracket >= 0) {
+      if (c === ']') bracket = -1;
+    } else if (c === '[') bracket = i;
+    else if (c === '(' || c === '{') depth += 1;
+    else if ((c === ')' || c === '}') && depth > 0) depth -= 1;
   }
-  return open >= 0;
+  return bracket >= 0 || depth > 0;
 }
 
 /**
@@ -53,14 +61,15 @@ export function checkExcludeGlobs(check: Checker, globs: readonly string[]): { w
   for (const glob of globs) {
     const line = check.itemLine('sources.exclude', glob);
     if (glob.trim() === '') check.fail('sources.exclude', `must not hold an empty glob, got ${JSON.stringify(glob)}`, line);
-    const re = picomatch.makeRe(glob, { dot: true });
+    const re = compileExcludeGlob(glob);
     compiled.push({ glob, re });
-    if (unclosedBracket(glob) || re.source === '$^') {
+    if (unclosedGroup(glob) || re.source === '$^') {
       check.fail('sources.exclude', `glob ${JSON.stringify(glob)} is malformed (an unclosed "[", "{" or "("), so it matches nothing or only a literal name; close it, or escape the character as "\\\\["`, line);
     }
     const segments = glob.replace(/^!/, '').split('/');
     const why = glob.startsWith('/') ? 'starts with "/", but globs match project-relative paths'
       : segments.includes('..') ? 'has a ".." segment, but globs match paths inside the project'
+      : glob === '.' || segments.slice(1).includes('.') ? 'has a "." segment, which the paths it is matched against never have (write "**" to mean everything)'
       : segments.slice(0, -1).includes('') ? 'has an empty segment ("//"), which no path has' : null;
     if (why !== null) out.push(warning('exclude_never_matches', line, `[sources].exclude glob ${JSON.stringify(glob)} can never match: it ${why}; it excludes nothing`));
   }

@@ -85,11 +85,12 @@ function outputMessage(field: readonly string[], keyword: string, value: unknown
 }
 
 /**
- * `, got 0` / `, got 1.5` / `, got "x"` for a scalar value, else ''. An integral float (`5.0`, which
- * the loader gives as NaN) is shown as written on its line (`raw`), when there is one.
+ * `, got 0` / `, got 1.5` / `, got "x"` for a scalar value, else ''. A number is shown as written on
+ * its line (`raw`) when there is one: an integral float (`5.0`) reaches here as NaN, and an integer
+ * past 2^53 (`99999999999999999999`) rounded.
  */
 function gotValue(value: unknown, raw: string | null): string {
-  if (typeof value === 'number') return Number.isNaN(value) ? (raw === null ? '' : `, got ${raw}`) : `, got ${value}`;
+  if (typeof value === 'number') return raw !== null ? `, got ${raw}` : Number.isNaN(value) ? '' : `, got ${value}`;
   if (typeof value === 'string') return `, got ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}`;
   return typeof value === 'boolean' ? `, got ${value}` : '';
 }
@@ -106,7 +107,7 @@ export function shapeMessage(field: readonly string[], keyword: string, value: u
   const range = INTEGER_RANGES[pattern];
   // Issue 30: a range error says what it got (`got 0`, `got 1.5`); an integral float (`1.0`, read as NaN) keeps the float note.
   if (range !== undefined) return `must be an integer from ${range[0]} to ${range[1]}${float}${gotValue(value, check.rawValue(field.join('.')))}`;
-  if (pattern === 'schema_version') return `must be 1${float}${float === '' ? gotValue(value, check.rawValue('schema_version')) : ''}`;
+  if (pattern === 'schema_version') return `must be 1${float}${gotValue(value, check.rawValue('schema_version'))}`;
   switch (pattern) {
     case 'project.id':
       return `${ID_RULE}${typeof value === 'string' ? `, got "${value}"` : ''}`;

@@ -5,8 +5,7 @@
  */
 import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import picomatch from 'picomatch';
-import { CONTENT_EXTENSIONS, extensionOf, isCodeManifest } from './walk-rules.js';
+import { compileExcludeGlob, CONTENT_EXTENSIONS, extensionOf, isCodeManifest } from './walk-rules.js';
 
 /**
  * The extensions every built-in code adapter reads (their manifests'; the adapters cannot be
@@ -41,7 +40,7 @@ export interface HeldSources {
 export function stateDirSources(root: string, stateDir: string, role: 'content' | 'code', exclude: readonly unknown[]): HeldSources | null {
   const globs = exclude.filter((g): g is string => typeof g === 'string' && g !== '').map((glob) => {
     try {
-      return picomatch.makeRe(glob, { dot: true });
+      return compileExcludeGlob(glob);
     } catch {
       return null;
     }

@@ -8,7 +8,11 @@
  */
 import { posix } from 'node:path';
 import { isReadme, type MarkdownFacts } from '@docforge/markdown';
+import { UNSAFE_TITLE_CHARACTER } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
+
+/** Every character a title may not hold (core's title rule), for removal from a derived title. */
+const UNSAFE_TITLE_GLOBAL = new RegExp(UNSAFE_TITLE_CHARACTER.source, 'gu');
 
 /**
  * The title of the page at `path` without front matter title: for a `README.*`, its first level-1
@@ -17,6 +21,21 @@ import type { Descriptor } from './descriptor-types.js';
  * (the caller falls back to the file name).
  */
 export function pageTitle(path: string, facts: Pick<MarkdownFacts, 'firstHeading' | 'readmeHeading'>, descriptor: Pick<Descriptor, 'project'>): string | null {
+  return withoutUnsafe(derivedTitle(path, facts, descriptor));
+}
+
+/**
+ * A derived title without the control and bidi characters an authored title may not hold (break-it
+ * trial of stop 49: a heading `# a \u202e b`, or an `<h1>` holding `&#x202E;`, put U+202E into the
+ * title MCP clients show); null when nothing is left.
+ */
+function withoutUnsafe(title: string | null): string | null {
+  if (title === null) return null;
+  const kept = title.replace(UNSAFE_TITLE_GLOBAL, '').trim();
+  return kept === '' ? null : kept;
+}
+
+function derivedTitle(path: string, facts: Pick<MarkdownFacts, 'firstHeading' | 'readmeHeading'>, descriptor: Pick<Descriptor, 'project'>): string | null {
   if (!isReadme(path)) return facts.firstHeading;
   if (facts.readmeHeading !== null) return facts.readmeHeading;
   const folder = posix.dirname(path);

@@ -48,13 +48,28 @@ export interface SkipRules {
 }
 
 /**
+ * An `[sources].exclude` glob compiled as the walk matches it (picomatch, `dot: true`, on
+ * project-relative POSIX paths). A glob ending in `/` (`node_modules/`, `src/ledger/`,
+ * the .gitignore way to name a folder) names that folder and everything below it: picomatch alone
+ * matches it only against a path ending in `/`, which the walk never tests, so it excluded nothing
+ * (break-it trial of stop 49).
+ * @throws whatever picomatch throws on a glob it cannot compile
+ */
+export function compileExcludeGlob(glob: string): RegExp {
+  if (!glob.endsWith('/') || glob === '/') return picomatch.makeRe(glob, { dot: true });
+  const folder = picomatch.makeRe(glob.slice(0, -1), { dot: true });
+  const below = picomatch.makeRe(`${glob}**`, { dot: true });
+  return new RegExp(`(?:${folder.source})|(?:${below.source})`);
+}
+
+/**
  * The first `[sources].exclude` glob of the descriptor that matches a project-relative POSIX path
  * (`build/**` for `build/lib/x.js`), or null. A path in the state dir, which the walk never enters
  * whatever the globs say, is named `[state].dir "DIR"` instead (issue 30: the state dir's own
  * implicit glob `DIR/**` is not one the user wrote). Pure; compiles each glob once per call of this factory.
  */
 export function excludeGlobOf(desc: Descriptor): (rel: string) => string | null {
-  const patterns = desc.sources.exclude.map((glob) => ({ glob, re: picomatch.makeRe(glob, { dot: true }) }));
+  const patterns = desc.sources.exclude.map((glob) => ({ glob, re: compileExcludeGlob(glob) }));
   const state = desc.state.dir;
   return (rel) => rel === state || rel.startsWith(`${state}/`) ? `[state].dir ${JSON.stringify(state)}` : patterns.find((pattern) => pattern.re.test(rel))?.glob ?? null;
 }
@@ -62,7 +77,7 @@ export function excludeGlobOf(desc: Descriptor): (rel: string) => string | null 
 /** The walk's skip rules: exclude globs, the state dir, and `.git` (for links and `codeSourcePathMatcher`). */
 export function skipRules(desc: Descriptor): SkipRules {
   // One compiled regex per glob; testing them directly is ~3x faster than picomatch's matcher wrapper.
-  const patterns = desc.sources.exclude.map((glob) => picomatch.makeRe(glob, { dot: true }));
+  const patterns = desc.sources.exclude.map(compileExcludeGlob);
   const excluded = (rel: string): boolean => {
     for (const pattern of patterns) if (pattern.test(rel)) return true;
     return false;
