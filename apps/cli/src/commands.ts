@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { BuildPools, IndexManager, type BuildProgress, type PrestartedBuildPool, type SyncReport } from '@docforge/sync';
+import { BuildPools, errorIssueSummary, IndexManager, type BuildProgress, type PrestartedBuildPool, type SyncReport } from '@docforge/sync';
 import type { ToolInputs } from '@docforge/protocol';
 import type { SourceIssue } from '@docforge/core';
 
@@ -114,7 +114,7 @@ function stateNotIgnored(dir: string): boolean {
 
 /** `docforge sync`: synchronizes and reports the publication. */
 export async function runSync(root: string, options: SyncOptions): Promise<number> {
-  return withManager(root, options, (_manager, sync) => printSyncResult(sync, options.json));
+  return withManager(root, options, (manager, sync) => printSyncResult({ ...sync, error_issues: errorIssueSummary(manager.reader()) }, options.json));
 }
 
 /**
