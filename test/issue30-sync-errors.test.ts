@@ -43,7 +43,7 @@ test('better-sqlite3 deps/sqlite3: sync names the source_too_large error and its
     assert.equal(fixed.status, 0, fixed.stderr);
     assert.doesNotMatch(fixed.stdout, /error/);
     const none = JSON.parse(cli(['sync', '-C', root, '--json']).stdout) as Record<string, unknown>;
-    assert.deepEqual(none.error_issues, { count: 0, first: [] });
+    assert.equal(none.error_issues, undefined, 'a clean project\'s --json is unchanged');
   } finally {
     removeDir(dir);
   }

@@ -23,13 +23,14 @@ export interface SyncResult {
 /**
  * Prints a sync result to stdout (JSON document or text lines). Error-severity issues are never
  * silent (issue 30): the text names their count and the first few (code, path, message) and points
- * to `docforge check`; the JSON document adds `error_issues` beside its earlier fields. They do not
+ * to `docforge check`; the JSON document adds `error_issues` beside its earlier fields when
+ * there is one (absent: none, so a clean project's output is unchanged). They do not
  * change the exit code (the README's exit-code rule: `check` fails on them, `sync` does not).
  * @returns the exit code: 1 with a sync error, else 0.
  */
 export function printSyncResult(sync: SyncResult, json: boolean): number {
   const p = sync.publication;
-  if (json) printRaw(JSON.stringify({ rebuilt: sync.rebuilt, staleness: sync.staleness, publication: p, stats: sync.stats, sync_error: sync.sync_error, ...(sync.error_issues ? { error_issues: sync.error_issues } : {}) }, null, 2));
+  if (json) printRaw(JSON.stringify({ rebuilt: sync.rebuilt, staleness: sync.staleness, publication: p, stats: sync.stats, sync_error: sync.sync_error, ...(sync.error_issues && sync.error_issues.count > 0 ? { error_issues: sync.error_issues } : {}) }, null, 2));
   else {
     print(`${sync.rebuilt ? 'rebuilt' : 'up to date'}: generation ${p.generation}, ${p.counts.nodes} nodes, ${p.counts.edges} edges, ${p.counts.issues} issues (${p.counts.sources} sources)`);
     if (sync.stats) print(`  ${sync.stats.mode} build: parsed ${sync.stats.parsed}, reused ${sync.stats.reused}, ${sync.stats.total_ms.toFixed(1)} ms`);
