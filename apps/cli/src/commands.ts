@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { BuildPools, IndexManager, type BuildProgress, type PrestartedBuildPool, type SyncReport } from '@docforge/sync';
+import { BuildPools, errorIssueSummary, IndexManager, type BuildProgress, type PrestartedBuildPool, type SyncReport } from '@docforge/sync';
 import type { ToolInputs } from '@docforge/protocol';
 import type { SourceIssue } from '@docforge/core';
+import type { NodeFilters } from '@docforge/store';
 
 import { printSyncResult } from './sync-output.js';
 import { errorLine, printLine as print, printRaw } from './terminal.js';
@@ -114,7 +115,7 @@ function stateNotIgnored(dir: string): boolean {
 
 /** `docforge sync`: synchronizes and reports the publication. */
 export async function runSync(root: string, options: SyncOptions): Promise<number> {
-  return withManager(root, options, (_manager, sync) => printSyncResult(sync, options.json));
+  return withManager(root, options, (manager, sync) => printSyncResult({ ...sync, error_issues: errorIssueSummary(manager.reader()) }, options.json));
 }
 
 /**
@@ -196,7 +197,7 @@ export async function runSearch(root: string, query: string, limit: number | str
     const n = effectiveLimit(checked.limit, sync.descriptor.limits.max_results, 10);
     const result = searchNodes(manager.reader(), query, n, filters);
     // An empty page names the filter values no node holds, as docforge_search does.
-    const unmatched = result.items.length === 0 ? unmatchedFilterValues(manager.reader(), filters) : [];
+    const unmatched = result.items.length === 0 ? unmatchedFilterValues(manager.reader(), filters, { kinds: sync.descriptor.vocabulary.kinds }) : [];
     if (json && unmatched.length > 0) {
       printRaw(JSON.stringify({ ...result, unmatched_filters: unmatched }, null, 2));
       return 0;
@@ -205,7 +206,9 @@ export async function runSearch(root: string, query: string, limit: number | str
       // Without a close value, say what the field does hold (kinds: class, function, ..., type).
       const held = miss.did_you_mean === null && miss.filter !== 'relations' ? existingFilterValues(manager.reader(), miss.filter, HELD_VALUES_SHOWN) : null;
       const list = held === null ? '' : `; ${miss.filter} in this index: ${held.values.length === 0 ? 'none' : held.values.join(', ')}${held.truncated ? ', …' : ''}`;
-      print(`no node has ${miss.filter} ${JSON.stringify(miss.value)}${miss.did_you_mean === null ? list : `; did you mean ${JSON.stringify(miss.did_you_mean)}?`}`);
+      // A suggestion from the field's vocabulary may be a value no node here holds (issue 30): say so.
+      const unused = miss.did_you_mean !== null && !manager.reader().filterValueExists(miss.filter as keyof NodeFilters, miss.did_you_mean) ? ' (a known value, but no node of this index has it)' : '';
+      print(`no node has ${miss.filter} ${JSON.stringify(miss.value)}${miss.did_you_mean === null ? list : `; did you mean ${JSON.stringify(miss.did_you_mean)}?${unused}`}`);
     }
     if (json) printRaw(JSON.stringify(result, null, 2));
     else {

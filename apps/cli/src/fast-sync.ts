@@ -46,7 +46,7 @@ export type NoChangeOutcome = { code: number } | NotAnswered;
 export function answerNoChange(root: string, json: boolean): NoChangeOutcome {
   const answer = noChangeSync(root, { noAst: false });
   if (!answer.current) return { code: null, prior: { build: answer.build }, prepare: answer.prepare ?? null };
-  return { code: printSyncResult({ rebuilt: false, staleness: 'current', publication: answer.publication, stats: null, sync_error: null }, json) };
+  return { code: printSyncResult({ rebuilt: false, staleness: 'current', publication: answer.publication, stats: null, sync_error: null, error_issues: answer.errors }, json) };
 }
 
 /** What {@link runFastSync} did: answered (with the exit code), or left the command to the full CLI with what it learned (null: not checked). */

@@ -45,7 +45,8 @@ function readInputs(root: string, rawInputs: readonly unknown[], descriptor: Des
   for (const file of walk.files) {
     let content = '';
     if (file.size > MAX_ADAPTER_INPUT_BYTES || total + file.size > MAX_ADAPTER_TOTAL_BYTES) {
-      issue('warning', 'adapter_input_too_large', `Adapter input ${file.path} (${file.size} bytes) exceeds the input size limit; passed with empty content.`);
+      const over = file.size > MAX_ADAPTER_INPUT_BYTES ? `the ${MAX_ADAPTER_INPUT_BYTES}-byte limit per input` : `the ${MAX_ADAPTER_TOTAL_BYTES}-byte limit on all inputs together`;
+      issue('warning', 'adapter_input_too_large', `Adapter input ${file.path} (${file.size} bytes) exceeds ${over} (fixed; no descriptor key raises it); passed with empty content. Narrow the adapter's inputs globs so they leave it out.`);
     } else {
       try {
         // Never U+FFFD: an input that is not UTF-8 is passed with empty content and an invalid_encoding finding.

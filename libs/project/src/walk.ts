@@ -114,7 +114,8 @@ type Role = SourceEntry['role'];
 function tooLarge(run: WalkRun, rel: string, role: Role, size: number): boolean {
   const limit = role === 'content' ? MAX_CONTENT_SOURCE_BYTES : MAX_CODE_SOURCE_BYTES;
   if (size <= limit) return false;
-  run.issues.push(issue('error', 'source_too_large', rel, `${rel}: ${role} source is ${size} bytes, over the ${limit}-byte limit; not indexed`));
+  // The remedy rides in the message (issue 30): the limit has no descriptor key, so excluding the file is the way out.
+  run.issues.push(issue('error', 'source_too_large', rel, `${rel}: ${role} source is ${size} bytes, over the ${limit}-byte limit (fixed; no descriptor key raises it); not indexed. To leave it out without this error, add "${rel}" to [sources].exclude in docforge.toml`));
   return true;
 }
 

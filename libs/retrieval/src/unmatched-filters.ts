@@ -5,6 +5,7 @@
  */
 import { closest, distance } from 'fastest-levenshtein';
 import type { FacetField, IndexReader, NodeFilters } from '@docforge/store';
+import { ALIASED_RELATIONS, LOGIC_LANGUAGES } from '@docforge/core';
 import { relationVocabulary } from './task-vocabulary.js';
 
 /** One filter value that no node of the index holds, with the nearest value that one does, or null. */
@@ -12,7 +13,12 @@ export interface UnmatchedFilterValue {
   /** The filter list, as the tool's argument names it (`kinds`, `languages`, ..., `relations`). */
   filter: keyof NodeFilters | 'relations';
   value: string;
-  /** An existing value of that field equal but for case, or within a small edit distance; null when none is close. */
+  /**
+   * A value of that field's whole vocabulary (issue 30: values the index holds, built-in relations,
+   * languages and capabilities, the descriptor's `[vocabulary]` lists) equal but for case, or
+   * within a small edit distance; null when none is close. It may be a value no node or edge of
+   * this index holds (the output schemas have no room for saying so: docs/architecture.md).
+   */
   did_you_mean: string | null;
 }
 
@@ -33,14 +39,22 @@ export const SUGGESTION_CANDIDATES = 500;
 /** Most unmatched values reported in one answer (a filter list may be long). */
 export const UNMATCHED_FILTER_CAP = 20;
 
+/** Node filter values known without an index (issue 30): the built-in adapters' languages and code capabilities. */
+export const BUILTIN_FILTER_VALUES: Readonly<Partial<Record<keyof NodeFilters, readonly string[]>>> = Object.freeze({
+  languages: Object.freeze([...LOGIC_LANGUAGES, 'python']),
+  capabilities: Object.freeze(['async', 'entrypoint', 'exported', 'generator', 'test']),
+});
+
 /**
  * The values of `filters` that no node holds, in filter order then value order, at most
  * {@link UNMATCHED_FILTER_CAP}. Each is one indexed lookup (families, authorities and statuses: one
  * scan of the nodes table when absent), so callers ask only when a first page came back empty.
  * The suggestion is a value of the same field equal ignoring case, else the closest one within
- * an edit distance of a third of the value's length (at least 1, at most 3).
+ * an edit distance of a third of the value's length (at least 1, at most 3), taken from the
+ * field's whole vocabulary (issue 30): the values nodes of the index hold, then the known ones
+ * ({@link BUILTIN_FILTER_VALUES} and `known`, such as the descriptor's `[vocabulary].kinds`).
  */
-export function unmatchedFilterValues(reader: IndexReader, filters: NodeFilters): UnmatchedFilterValue[] {
+export function unmatchedFilterValues(reader: IndexReader, filters: NodeFilters, known: Partial<Record<keyof NodeFilters, readonly string[] | null>> = {}): UnmatchedFilterValue[] {
   const out: UnmatchedFilterValue[] = [];
   let facets: ReturnType<IndexReader['facetValues']> | null = null;
   for (const filter of Object.keys(FACET_OF) as (keyof NodeFilters)[]) {
@@ -48,7 +62,11 @@ export function unmatchedFilterValues(reader: IndexReader, filters: NodeFilters)
       if (out.length >= UNMATCHED_FILTER_CAP) return out;
       if (reader.filterValueExists(filter, value)) continue;
       facets ??= reader.facetValues(SUGGESTION_CANDIDATES);
-      out.push({ filter, value, did_you_mean: nearestName(value, facets[FACET_OF[filter]].values.map((v) => v.value)) });
+      const held = facets[FACET_OF[filter]].values.map((v) => v.value);
+      const heldSet = new Set(held);
+      const extra = [...(BUILTIN_FILTER_VALUES[filter] ?? []), ...(known[filter] ?? [])].filter((v) => !heldSet.has(v));
+      const near = nearestName(value, [...held, ...new Set(extra)]);
+      out.push({ filter, value, did_you_mean: near });
     }
   }
   return out;
@@ -103,15 +121,24 @@ export function existingFilterValues(reader: IndexReader, filter: keyof NodeFilt
 
 /**
  * The names of a `relations` filter (backlinks, dependencies, impact) that no edge of the index
- * carries, at most {@link UNMATCHED_FILTER_CAP}, each with the nearest relation name that one does
- * (or null). The index's relation names are read once per published index (cached per reader).
+ * carries, at most {@link UNMATCHED_FILTER_CAP}, each with the nearest name of the whole relation
+ * vocabulary (issue 30: the index's relation names, the built-in aliased relations and the
+ * descriptor's `[vocabulary].relations`), or null. Between names equally near, one with edges
+ * comes first.
+ * The index's relation names are read once
+ * per published index (cached per reader).
+ * @param declared the descriptor's `[vocabulary].relations` (null: open vocabulary, none declared)
  */
-export function unmatchedRelations(reader: IndexReader, relations: readonly string[] | undefined): UnmatchedFilterValue[] {
+export function unmatchedRelations(reader: IndexReader, relations: readonly string[] | undefined, declared: readonly string[] | null = null): UnmatchedFilterValue[] {
   if (!relations || relations.length === 0) return [];
   const observed = relationVocabulary(reader, null).relations;
   const known = new Set(observed);
+  const unused = [...new Set([...ALIASED_RELATIONS, ...(declared ?? [])])].filter((name) => !known.has(name));
   return relations
     .filter((relation) => !known.has(relation))
     .slice(0, UNMATCHED_FILTER_CAP)
-    .map((relation) => ({ filter: 'relations' as const, value: relation, did_you_mean: nearestName(relation, observed) }));
+    .map((relation) => {
+      const near = nearestName(relation, [...observed, ...unused]);
+      return { filter: 'relations' as const, value: relation, did_you_mean: near };
+    });
 }

@@ -1,8 +1,8 @@
 /** @docforge/sync: IndexManager (identity -> decide -> build -> open), the source watcher and partial walks, the build worker pool and its entry, and the CLI's no-change answer. */
 export type { BuildProgress, IndexManagerOptions, Staleness, SyncReport } from './manager.js';
 export { IndexManager, resolveProjectRoot } from './manager.js';
-export type { NoChangeAnswer } from './no-change.js';
-export { noChangeSync } from './no-change.js';
+export type { ErrorIssueSummary, NoChangeAnswer } from './no-change.js';
+export { errorIssueSummary, noChangeSync, SYNC_ERRORS_SHOWN } from './no-change.js';
 export type { BuildPool, PoolDeath, PoolErrorListener } from './build-pool.js';
 export { BUILD_YOUNG_GENERATION_MB, poolDeath, runOnPool } from './build-pool.js';
 export type { BuildPoolSettings } from './build-pools.js';

@@ -22,6 +22,7 @@ import { openApplication, readIdentityAlias } from '@docforge/store';
 import { dependenciesOfMeta, identityWalk, walkIdentity, type IdentityWalk } from '@docforge/identity';
 import type { PrepareTask } from '@docforge/builder';
 import type { Publication } from '@docforge/store';
+import type { SourceIssue } from '@docforge/core';
 import { publicationFileIntact, readPublicationOnce } from '@docforge/store';
 import { resolveProjectRoot } from '@docforge/identity';
 import { IndexReader } from '@docforge/store';
@@ -37,7 +38,7 @@ export type NoChangeFallback =
  * whether that will most likely build (so a caller may start the build worker early).
  */
 export type NoChangeAnswer =
-  | { current: true; publication: Publication }
+  | { current: true; publication: Publication; errors: ErrorIssueSummary }
   | {
     current: false; reason: NoChangeFallback; build: boolean;
     /**
@@ -91,8 +92,9 @@ export function noChangeSync(root: string, options: NoChangeOptions): NoChangeAn
     if (!publicationFileIntact(layout, published)) return fallback('index_file_changed', true);
     // The identity covers what the publication's build read or probed (build-dependencies.ts): its
     // list comes from the index file, opened here once, as the manager opens it before serving it.
-    const index = indexMeta(path.join(layout.indexDir, published.index_file), options.noAst);
-    if (index === null) return fallback('index_unopenable', true);
+    const opened = indexMeta(path.join(layout.indexDir, published.index_file), options.noAst);
+    if (opened === null) return fallback('index_unopenable', true);
+    const index = opened.meta;
     let walked: IdentityWalk;
     try {
       walked = identityWalk(real, descriptor, [], null, dependenciesOfMeta(index));
@@ -105,7 +107,7 @@ export function noChangeSync(root: string, options: NoChangeOptions): NoChangeAn
       const parseAdapters = changedCodeAdapters(path.join(layout.indexDir, published.index_file), descriptor, walked);
       return { current: false, reason: 'identity_changed', build: true, prepare: { root: real, stateDir: layout.stateDir, logicAllowed, parseAdapters } };
     }
-    return { current: true, publication: published };
+    return { current: true, publication: published, errors: opened.errors };
   } catch {
     return fallback('error', false);
   }
@@ -133,10 +135,30 @@ function changedCodeAdapters(file: string, descriptor: Descriptor, walked: Ident
 }
 
 /**
- * What the manager checks before serving a file: it opens as an index of this schema (and holds no
- * Logic under --no-ast). Returns its `meta` rows, or null when it does not pass.
+ * The error-severity issues of an index (issue 30, sync message): their count and the first
+ * {@link SYNC_ERRORS_SHOWN} in stored order, which `docforge sync` names so an error finding is
+ * never silent there.
  */
-function indexMeta(file: string, noAst: boolean): Readonly<Record<string, string>> | null {
+export interface ErrorIssueSummary {
+  count: number;
+  first: SourceIssue[];
+}
+
+/** Most error issues `docforge sync` names; `docforge check` lists the rest. */
+export const SYNC_ERRORS_SHOWN = 3;
+
+/** The {@link ErrorIssueSummary} of an open index (two small queries). */
+export function errorIssueSummary(reader: IndexReader): ErrorIssueSummary {
+  const count = reader.issueCountsBySeverity().error ?? 0;
+  const first = count === 0 ? [] : reader.issuesBySeverity(['error'], SYNC_ERRORS_SHOWN).map(({ seq: _seq, ...issue }) => issue);
+  return { count, first };
+}
+
+/**
+ * What the manager checks before serving a file: it opens as an index of this schema (and holds no
+ * Logic under --no-ast). Returns its `meta` rows and its error issues, or null when it does not pass.
+ */
+function indexMeta(file: string, noAst: boolean): { meta: Readonly<Record<string, string>>; errors: ErrorIssueSummary } | null {
   let reader: IndexReader;
   try {
     reader = new IndexReader(file);
@@ -144,7 +166,7 @@ function indexMeta(file: string, noAst: boolean): Readonly<Record<string, string
     return null;
   }
   try {
-    return noAst && reader.count('logic_steps') > 0 ? null : reader.meta;
+    return noAst && reader.count('logic_steps') > 0 ? null : { meta: reader.meta, errors: errorIssueSummary(reader) };
   } catch {
     return null;
   } finally {

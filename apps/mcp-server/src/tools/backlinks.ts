@@ -48,7 +48,7 @@ export const backlinksTool = defineTool({
     const page = backlinks(reader, args.node_id, limit, relations, after);
     const last = page.items.at(-1);
     // An empty first page names the relations of the filter that no edge carries (a typo).
-    const unmatched = page.items.length === 0 && after === null ? unmatchedRelations(reader, relations) : [];
+    const unmatched = page.items.length === 0 && after === null ? unmatchedRelations(reader, relations, sync.descriptor.vocabulary.relations) : [];
     const result = {
       node_id: args.node_id,
       items: page.items,

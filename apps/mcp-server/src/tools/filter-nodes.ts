@@ -32,7 +32,7 @@ export const filterNodesTool = defineTool({
     const page = filterNodes(reader, filters, limit, after);
     const last = page.items.at(-1);
     // An empty first page names the filter values no node holds (a typo such as kinds ["fucntion"]).
-    const unmatched = page.items.length === 0 && after === null ? unmatchedFilterValues(reader, filters) : [];
+    const unmatched = page.items.length === 0 && after === null ? unmatchedFilterValues(reader, filters, { kinds: sync.descriptor.vocabulary.kinds }) : [];
     const result = {
       items: page.items,
       truncated: page.truncated,

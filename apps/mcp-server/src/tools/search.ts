@@ -15,7 +15,7 @@ export const searchTool = defineTool({
     const reader = ctx.manager.reader();
     const result = searchNodes(reader, args.query, limit, filters);
     // An empty page names the filter values no node holds (a typo such as kinds ["fucntion"]).
-    const unmatched = result.items.length === 0 ? unmatchedFilterValues(reader, filters) : [];
+    const unmatched = result.items.length === 0 ? unmatchedFilterValues(reader, filters, { kinds: sync.descriptor.vocabulary.kinds }) : [];
     // A page without a cursor: a trimmed page ends with `truncated = true` (raise the limit or narrow the query).
     return pageOutcome({ query: args.query, items: result.items, truncated: result.truncated, limit, dropped_terms: result.dropped_terms, ...(result.dropped_terms_total === undefined ? {} : { dropped_terms_total: result.dropped_terms_total }), ...(unmatched.length > 0 ? { unmatched_filters: unmatched } : {}) }, null);
   },

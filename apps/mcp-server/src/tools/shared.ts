@@ -112,7 +112,7 @@ export function traversalResult(ctx: ToolContext, sync: SyncReport, args: Traver
   diagnostics?.add('index_work', performance.now() - started);
   diagnostics?.count('edges_examined', result.examined_edges);
   // An empty traversal names the relations of its filter that no edge carries (a typo such as "implments").
-  const unmatched = result.items.length === 0 ? unmatchedRelations(ctx.manager.reader(), args.relations) : [];
+  const unmatched = result.items.length === 0 ? unmatchedRelations(ctx.manager.reader(), args.relations, sync.descriptor.vocabulary.relations) : [];
   return { node_id: args.node_id, depth, ...result, limit, ...(unmatched.length > 0 ? { unmatched_filters: unmatched } : {}) };
 }
 
