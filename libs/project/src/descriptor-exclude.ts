@@ -4,9 +4,8 @@
  * declared root, and globs that remove every code file of a code root without matching the root.
  * Globs are compiled as the walk compiles them (walk-rules.ts `skipRules`: picomatch, `dot: true`).
  */
-import { readdirSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
 import type { SourceIssue } from '@docforge/core';
+import { walkFolders } from './bounded-walk.js';
 import type { Checker } from './descriptor-check.js';
 import { BUILTIN_CODE_EXTENSIONS } from './descriptor-state-sources.js';
 import { DESCRIPTOR_FILE } from './descriptor-types.js';
@@ -114,31 +113,19 @@ interface CodeScan {
 }
 
 function scanCodeRoot(root: string, codeRoot: string, patterns: readonly CompiledGlob[], skipped: (rel: string) => boolean): CodeScan {
-  const scan: CodeScan = { kept: false, removed: new Map(), bounded: false };
+  const removed = new Map<string, string[]>();
   const extensions = new Set(BUILTIN_CODE_EXTENSIONS);
-  const queue: { rel: string; by: string | null }[] = [{ rel: codeRoot, by: null }];
-  let budget = MAX_SCANNED_ENTRIES;
-  for (let next = 0; next < queue.length && !scan.kept; next += 1) {
-    const { rel: dir, by } = queue[next]!;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(join(root, dir), { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      if ((budget -= 1) < 0) return { ...scan, bounded: true };
-      const rel = dir === '.' ? entry.name : `${dir}/${entry.name}`;
-      if (skipped(rel)) continue;
-      const glob = by ?? patterns.find((p) => p.re.test(rel))?.glob ?? null;
-      if (entry.isDirectory()) queue.push({ rel, by: glob });
-      else if (entry.isFile() && extensions.has(extensionOf(entry.name))) {
-        if (glob === null) return { ...scan, kept: true };
-        scan.removed.set(glob, [...(scan.removed.get(glob) ?? []), rel]);
-      }
-    }
-  }
-  return scan;
+  // Each folder carries the glob that removed it (null: none), which removes all below it.
+  const end = walkFolders<string | null>(root, [{ rel: codeRoot, tag: null }], MAX_SCANNED_ENTRIES, (rel, entry, by) => {
+    if (skipped(rel)) return undefined;
+    const glob = by ?? patterns.find((p) => p.re.test(rel))?.glob ?? null;
+    if (entry.isDirectory()) return { descend: glob };
+    if (!entry.isFile() || !extensions.has(extensionOf(entry.name))) return undefined;
+    if (glob === null) return 'stop';
+    removed.set(glob, [...(removed.get(glob) ?? []), rel]);
+    return undefined;
+  });
+  return { kept: end === 'stopped', removed, bounded: end === 'bounded' };
 }
 
 /**

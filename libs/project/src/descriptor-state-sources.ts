@@ -3,8 +3,7 @@
  * `[state] dir = "lib"` on commander, whose code is lib/*.js, was accepted and every lib/*.js
  * dropped out of the index, since the walk never enters the state dir). A bounded, read-only scan.
  */
-import { readdirSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { walkFolders } from './bounded-walk.js';
 import { compileExcludeGlob, CONTENT_EXTENSIONS, extensionOf, isCodeManifest } from './walk-rules.js';
 
 /**
@@ -48,23 +47,12 @@ export function stateDirSources(root: string, stateDir: string, role: 'content' 
   const excluded = (rel: string): boolean => globs.some((re) => re.test(rel));
   const extensions = new Set(role === 'content' ? CONTENT_EXTENSIONS : BUILTIN_CODE_EXTENSIONS);
   const found: string[] = [];
-  const stack = [stateDir];
-  let budget = MAX_SCANNED_ENTRIES;
-  while (stack.length > 0 && budget > 0 && found.length <= 3) {
-    const dir = stack.pop()!;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(join(root, dir), { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      budget -= 1;
-      const rel = `${dir}/${entry.name}`;
-      if ((dir === stateDir && (STATE_OWN.has(entry.name) || entry.name.startsWith('parse-cache.sqlite'))) || excluded(rel)) continue;
-      if (entry.isDirectory()) stack.push(rel);
-      else if (entry.isFile() && (extensions.has(extensionOf(entry.name)) || (role === 'code' && isCodeManifest(entry.name)))) found.push(rel);
-    }
-  }
+  walkFolders(root, [{ rel: stateDir, tag: null }], MAX_SCANNED_ENTRIES, (rel, entry) => {
+    const own = rel.slice(0, rel.lastIndexOf('/')) === stateDir && (STATE_OWN.has(entry.name) || entry.name.startsWith('parse-cache.sqlite'));
+    if (own || excluded(rel)) return undefined;
+    if (entry.isDirectory()) return { descend: null };
+    if (entry.isFile() && (extensions.has(extensionOf(entry.name)) || (role === 'code' && isCodeManifest(entry.name)))) found.push(rel);
+    return found.length > 3 ? 'stop' : undefined;
+  });
   return found.length === 0 ? null : { examples: found.slice(0, 3).sort(), more: found.length > 3 };
 }
