@@ -14,8 +14,9 @@ function hostileProject(): string {
   const root = tempDir('docforge-term-');
   for (const dir of ['docs', 'src']) mkdirSync(path.join(root, dir), { recursive: true });
   writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "term"\nname = "Term"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = ["src"]\n[adapter]\ncode = "typescript"\n');
-  // A title with ESC, BEL, CR and a right-to-left override; a heading to find as the best section.
-  writeFileSync(path.join(root, 'docs', 'evil.md'), '# Zebra \u001b[31mred\u0007 \r\u202eevil\n\nText.\n\n## Zebra stripes\n\nZebra zebra.\n');
+  // A heading with ESC, BEL, CR and a right-to-left override (a derived title drops the control and bidi characters since
+  // the break-it trial of stop 49; the body keeps them); a heading to find as the best section.
+  writeFileSync(path.join(root, 'docs', 'evil.md'), '# Zebra \u001b[31mred\u0007 \r\u202eevil\n\nText \u001b[31mred\u0007 \u202eevil.\n\n## Zebra stripes\n\nZebra zebra.\n');
   // A file name with a newline that would forge a finding line, holding a broken link.
   writeFileSync(path.join(root, 'docs', 'a\nforged.md:1: error fake.md'), '# Zebra forged\n\n[x](missing.md)\n');
   // Front-matter ids with NUL, ESC and a bidi override.
@@ -35,11 +36,15 @@ test('CLI text output escapes control and bidi characters; no forged finding lin
   const search = cli(root, 'search', 'zebra');
   assert.equal(search.status, 0, search.stderr);
   assert.doesNotMatch(search.stdout, RAW, search.stdout);
-  assert.match(search.stdout, /\\x1b\[31mred\\x07/);
-  // The hit for "zebra" shows its Zebra stripes section's text; the title's tail shows in the hit for "evil".
+  // The title lost ESC, BEL and U+202E (a derived title drops them), not its text.
+  assert.match(search.stdout, /Zebra \[31mred/);
+  // The hit for "zebra" shows its Zebra stripes section's text; the body's characters show escaped in the hit for "evil".
   const evil = cli(root, 'search', 'evil');
   assert.doesNotMatch(evil.stdout, RAW, evil.stdout);
   assert.match(evil.stdout, /\\u\{202e\}evil/);
+  const text = cli(root, 'search', 'text');
+  assert.doesNotMatch(text.stdout, RAW, text.stdout);
+  assert.match(text.stdout, /\\x1b\[31mred\\x07/);
   // The best matching section, as in the JSON.
   assert.match(search.stdout, /section zebra-stripes \(Zebra stripes\) at docs\/evil\.md:\d+$/m);
   const validate = cli(root, 'validate');
