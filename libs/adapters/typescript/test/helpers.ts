@@ -1,7 +1,7 @@
 // Shared helpers for the adapter tests: compact renderings of Logic and in-memory resolvers.
-import { extractTypeScript } from '../src/adapter.js';
+import { extractTypeScript, linkTypeScript } from '../src/adapter.js';
 import type { TsExtractResult } from '../src/index.js';
-import type { ModuleResolver } from '@docforge/core';
+import type { LinkResult, ModuleResolver } from '@docforge/core';
 
 /** Extracts a fixture with Logic on. */
 export function extractWithLogic(path: string, content: string): TsExtractResult {
@@ -28,4 +28,16 @@ export function memoryResolver(files: Readonly<Record<string, string>>): ModuleR
     hasFile: (path) => Object.prototype.hasOwnProperty.call(files, path) && !path.endsWith('.json'),
     readText: (path) => (Object.prototype.hasOwnProperty.call(files, path) ? files[path]! : null),
   };
+}
+
+/** Extracts (strategy ast, no Logic) and links the in-memory `files` (path -> text) as one project. */
+export function linkFiles(files: Record<string, string>): LinkResult {
+  const inputs = Object.keys(files).sort()
+    .map((p) => ({ path: p, ...extractTypeScript({ path: p, content: files[p]!, strategy: 'ast', logic: false }) }));
+  return linkTypeScript(inputs, memoryResolver(files));
+}
+
+/** The sorted targets of the `calls` edges from `owner` in `result`. */
+export function callsFrom(result: LinkResult, owner: string): string[] {
+  return result.edges.filter((e) => e.relation === 'calls' && e.source_id === owner).map((e) => e.target_id).sort();
 }

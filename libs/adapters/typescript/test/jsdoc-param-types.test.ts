@@ -12,18 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LinkResult } from '@docforge/core';
-import { extractTypeScript, linkTypeScript } from '../src/adapter.js';
-import { memoryResolver } from './helpers.js';
-
-function link(files: Record<string, string>): LinkResult {
-  const inputs = Object.keys(files).sort()
-    .map((p) => ({ path: p, ...extractTypeScript({ path: p, content: files[p]!, strategy: 'ast', logic: false }) }));
-  return linkTypeScript(inputs, memoryResolver(files));
-}
-
-function calls(result: LinkResult, owner: string): string[] {
-  return result.edges.filter((e) => e.relation === 'calls' && e.source_id === owner).map((e) => e.target_id).sort();
-}
+import { callsFrom as calls, linkFiles as link } from './helpers.js';
 
 function callersOf(result: LinkResult, target: string): string[] {
   return result.edges.filter((e) => e.relation === 'calls' && e.target_id === target).map((e) => e.source_id).sort();

@@ -11,19 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { LinkResult } from '@docforge/core';
-import { extractTypeScript, linkTypeScript } from '../src/adapter.js';
-import { memoryResolver } from './helpers.js';
-
-function link(files: Record<string, string>): LinkResult {
-  const inputs = Object.keys(files).sort()
-    .map((p) => ({ path: p, ...extractTypeScript({ path: p, content: files[p]!, strategy: 'ast', logic: false }) }));
-  return linkTypeScript(inputs, memoryResolver(files));
-}
-
-function calls(result: LinkResult, owner: string): string[] {
-  return result.edges.filter((e) => e.relation === 'calls' && e.source_id === owner).map((e) => e.target_id).sort();
-}
+import { callsFrom as calls, linkFiles as link } from './helpers.js';
 
 test('commander 14.0.3: helpInformation reaches Help.formatHelp through this.createHelp() (@return {Help}); _dispatchSubcommand reaches _parseCommand (@return {Command | undefined})', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'docforge-jsdoc-return-'));
