@@ -115,7 +115,7 @@ export function nodeCoverage(node: GraphNode, facts: CoverageFacts): SourceIssue
   } else if (DECISION_KINDS.includes(kind) && !isCode(node.id) && !facts.governing.has(node.id)) {
     return info('coverage_decision_ungoverning', node, `decision "${node.id}" governs nothing (no outgoing governs relation)`);
   } else if (isCode(node.id) && API_KINDS.has(kind) && node.capabilities.includes('exported') && !node.capabilities.includes('test') && !facts.documented.has(node.id)) {
-    return info('coverage_api_undocumented', node, `exported ${kind} "${node.id}" has no documentation edge`);
+    return info('coverage_api_undocumented', node, `exported ${kind} "${node.id}" is not named by any documentation page (no incoming documents edge; its own doc comment does not count)`);
   }
   return null;
 }
