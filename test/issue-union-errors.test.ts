@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { exampleProjectCopy } from './helpers/projects.js';
+import { exampleProjectCopy, sharedExampleProject } from './helpers/projects.js';
 import { expectError, useServer, type Json } from './helpers/server.js';
 
 interface DetailedError {
@@ -76,4 +76,12 @@ test('tools/list publishes standard JSON Schema: no discriminator keyword, each 
   const defs = (register.inputSchema as unknown as { $defs: Record<string, { oneOf?: { $ref: string }[] }> }).$defs;
   const branches = defs.operation!.oneOf!.map((b) => (defs[b.$ref.replace('#/$defs/', '')] as { properties: { op: { const: string } } }).properties.op.const);
   assert.deepEqual(branches, ['node_create', 'node_update', 'node_move', 'relationship_update', 'node_delete', 'link_review']);
+});
+
+test('arguments that exclude each other are named, not "must NOT be valid" (break-it trial 50)', async () => {
+  const server = await useServer(sharedExampleProject());
+  const error = await expectError(server.call('docforge_visualize', { node_id: 'CMP-LEDGER', query: 'ledger' }), 'invalid_arguments');
+  assert.match(error.message, /`node_id` and `query` cannot be given together/);
+  assert.doesNotMatch(error.message, /must NOT be valid/);
+  assert.deepEqual((error.details.errors as DetailedError[]).map((e) => e.path), ['/']);
 });

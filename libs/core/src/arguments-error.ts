@@ -11,7 +11,9 @@ import { errors, type DocforgeError } from './errors.js';
  * (`Arguments of TOOL do not match its input schema: /query must NOT have fewer than 1 characters.`),
  * an enum mismatch lists the allowed values in the message and in `details.errors[].allowed_values`,
  * and, given the input schema, an unknown property lists the properties allowed there (message and
- * `details.errors[].allowed_properties`).
+ * `details.errors[].allowed_properties`) and a `not` over required properties (arguments that
+ * exclude each other, as `docforge_visualize`'s `node_id` and `query`) names them instead of
+ * ajv's "must NOT be valid".
  * @param tool the tool whose input schema was applied (e.g. `docforge_search`)
  * @param validationErrors the validator's `errors` after a failed call
  * @param inputSchema the tool's input JSON Schema, to name the allowed properties (optional)
@@ -25,6 +27,8 @@ export function argumentsError(tool: string, validationErrors: readonly SchemaVa
     const error = list[i];
     const allowed = error?.keyword === 'enum' ? error.params.allowedValues : undefined;
     if (Array.isArray(allowed)) return { ...d, allowed_values: allowed };
+    const exclusive = error?.keyword === 'not' && inputSchema !== undefined ? exclusiveMessage(inputSchema, error.schemaPath) : null;
+    if (exclusive !== null) return { ...d, message: exclusive };
     const properties = error?.keyword === 'additionalProperties' && inputSchema !== undefined ? propertiesAt(inputSchema, error.instancePath, args) : null;
     return properties === null ? d : { ...d, message: `${d.message} (allowed: ${properties.join(', ')})`, allowed_properties: properties };
   });
@@ -91,4 +95,32 @@ function taggedBranch(root: Record<string, unknown>, branches: unknown[], value:
     if (matches) return branch;
   }
   return null;
+}
+
+/**
+ * The message of a failed `not` whose subschema (found by the error's `schemaPath` in the local
+ * schema) only requires properties: `{ required: [a, b] }` -> "`a` and `b` cannot be given together",
+ * `{ anyOf: [{ required: [a] }, { required: [b] }] }` -> "none of `a`, `b` may be given here".
+ * Null for any other subschema, which keeps ajv's message.
+ */
+function exclusiveMessage(schema: Record<string, unknown>, schemaPath: string): string | null {
+  if (!schemaPath.startsWith('#/')) return null;
+  let node: unknown = schema;
+  for (const raw of schemaPath.slice(2).split('/')) {
+    if (typeof node !== 'object' || node === null) return null;
+    node = (node as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  const names = (n: unknown): string[] | null => {
+    const r = typeof n === 'object' && n !== null ? (n as Record<string, unknown>) : null;
+    if (r === null || !Array.isArray(r.required) || Object.keys(r).length !== 1) return null;
+    return r.required.every((x) => typeof x === 'string') ? (r.required as string[]) : null;
+  };
+  const all = names(node);
+  const quoted = (list: string[]): string => list.map((x) => `\`${x}\``).join(list.length === 2 ? ' and ' : ', ');
+  if (all !== null && all.length > 1) return `${quoted(all)} cannot be given together; give one of them`;
+  const anyOf = typeof node === 'object' && node !== null ? (node as Record<string, unknown>).anyOf : undefined;
+  if (!Array.isArray(anyOf)) return null;
+  const each = anyOf.map(names);
+  if (each.some((x) => x === null || x.length !== 1)) return null;
+  return `none of ${quoted(each.map((x) => x![0]!))} may be given here`;
 }
