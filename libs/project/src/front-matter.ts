@@ -250,8 +250,23 @@ function readYaml(block: FrontMatterBlock, path: string): FrontMatterReading {
       if (yaml().isSeq(pair.value)) itemLines.set(pair.key.value, pair.value.items.map((item) => (yaml().isNode(item) && item.range ? lineCounter.linePos(item.range[0]).line + 1 : 2)));
     }
   }
-  return { type: 'foreign', ...foreignFields(table, path, (key) => keyLines.get(key) ?? 2, (key, index) => itemLines.get(key)?.[index] ?? keyLines.get(key) ?? 2) };
+  const reading = foreignFields(table, path, (key) => keyLines.get(key) ?? 2, (key, index) => itemLines.get(key)?.[index] ?? keyLines.get(key) ?? 2);
+  const docforgeKeys = DOCFORGE_ONLY_KEYS.filter((key) => Object.hasOwn(table, key));
+  if (docforgeKeys.length > 0) {
+    const line = Math.min(...docforgeKeys.map((key) => keyLines.get(key) ?? 2));
+    const named = docforgeKeys.map((key) => `"${key}"`).join(', ');
+    reading.issues.push(finding('warning', path, line, `YAML front matter names DocForge's ${named}, which DocForge reads only in TOML front matter (+++ lines): this page is a plain Markdown document with its path-derived id and these fields are ignored; write the block between +++ lines in TOML to make it a DocForge node`));
+    reading.issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  }
+  return { type: 'foreign', ...reading };
 }
+
+/**
+ * Keys only DocForge's own front matter uses (Docusaurus and Jekyll use `id`, `title`, `tags`, never
+ * these): YAML front matter naming one is DocForge front matter written in the wrong format, so its
+ * fields are ignored with a warning instead of silently (break-it trial 50).
+ */
+const DOCFORGE_ONLY_KEYS: readonly string[] = ['kind', 'relations', 'family', 'authority'];
 
 function tomlReason(error: unknown): string {
   if (!(error instanceof Error)) return String(error);

@@ -140,3 +140,13 @@ test('front matter only on line 1: a block after a blank first line is body text
   assert.deepEqual(unclosed.issues, []);
   assert.equal(unclosed.nodes[0]!.title, 'Title', 'an unclosed --- is a thematic break, not front matter');
 });
+
+test('YAML front matter naming DocForge-only fields (kind, relations) warns at the first such key: the page stays plain, the fields are ignored (break-it trial 50)', () => {
+  const text = ['---', 'id: Y-1', 'title: Ledger', 'kind: component', 'relations:', '  depends_on: [CMP-RETRY]', '---', '', 'Body.', ''].join('\n');
+  const result = parse('docs/ledger.md', text);
+  assert.equal(result.nodes[0]!.id, 'ledger');
+  assert.equal(result.nodes[0]!.title, 'Ledger');
+  assert.deepEqual(result.edges.filter((e) => e.relation === 'depends_on'), []);
+  assert.deepEqual(result.issues.map((i) => [i.severity, i.code, i.line]), [['warning', 'malformed_front_matter', 4]]);
+  assert.match(result.issues[0]!.message, /"kind", "relations", which DocForge reads only in TOML front matter/);
+});
