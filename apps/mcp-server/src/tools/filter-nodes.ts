@@ -22,13 +22,15 @@ export const filterNodesTool = defineTool({
       params: { filters },
       collection: sync.publication.source_hash,
     };
+    const reader = ctx.manager.reader();
     let after: string | null = null;
     if (typeof args.cursor === 'string') {
       const position = decodeCursor(args.cursor, binding).position;
-      if (typeof position !== 'string') throw errors.invalidCursor('bad_position', 'The cursor position is not valid for this tool.');
+      // The cursor is bound to this generation, so its position is the id of a node of it: any
+      // other string (empty, made up) is a cursor DocForge never made (break-it trial 50).
+      if (typeof position !== 'string' || !reader.hasNode(position)) throw errors.invalidCursor('bad_position', 'The cursor position is not valid for this tool.');
       after = position;
     }
-    const reader = ctx.manager.reader();
     const page = filterNodes(reader, filters, limit, after);
     const last = page.items.at(-1);
     // An empty first page names the filter values no node holds (a typo such as kinds ["fucntion"]).
