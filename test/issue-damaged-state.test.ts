@@ -69,3 +69,22 @@ test('a new symlink out of the root is reported by the next validation, with no 
   assert.equal(after.result!.valid, true, 'the finding goes away with the link');
   assert.ok(existsSync(path.join(root, '.docforge', 'index', 'current.json')));
 });
+
+test('a state dir replaced by a file or a link while the server runs is named as such at the next call, never internal_error (break-it trial 50)', async () => {
+  const root = exampleProjectCopy();
+  const s = await useServer(root);
+  const before = await s.call('docforge_search', { query: 'ledger' });
+  assert.equal(before.ok, true);
+  const victim = tempDir('docforge-victim-');
+  for (const plant of [() => writeFileSync(path.join(root, '.docforge'), 'x\n'), () => symlinkSync(victim, path.join(root, '.docforge'))]) {
+    rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
+    plant();
+    // Reads serve the last publication with the state dir's problem as the sync error.
+    const read = await s.call('docforge_search', { query: 'ledger' });
+    assert.equal(read.project?.sync_error?.code, 'path_outside_root', JSON.stringify(read.project?.sync_error));
+    assert.match(read.project!.sync_error!.message, /"\.docforge" is (not a directory|a symbolic link)/);
+    const sync = await s.call('docforge_sync');
+    assert.equal(sync.project?.sync_error?.code ?? sync.error?.code, 'path_outside_root');
+  }
+  assert.deepEqual(readdirSync(victim), [], 'nothing was written through the link');
+});

@@ -17,7 +17,10 @@ export function openApplication(layout: StateLayout): { changeset_id: string; st
   try {
     text = readStateText(layout.applicationJournal);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    // ENOTDIR: a folder on the journal's path is a file (the state dir replaced by one), so no
+    // journal can exist there; the sync then reports the state dir itself (break-it trial 50).
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     return { changeset_id: 'unknown', step: 'unreadable' };
   }
   try {

@@ -7,7 +7,7 @@
  */
 import { DocforgeError, errors, toDocforgeError, type WireError } from '@docforge/core';
 import type { Descriptor } from '@docforge/project';
-import type { StateLayout } from '@docforge/fs-safe';
+import { assertStateDir, type StateLayout } from '@docforge/fs-safe';
 import { aliasedIdentity, publicationMismatch, resolveProjectRoot, type BuildDependencies, type IdentityWalk } from '@docforge/identity';
 import type { BuildOutcome, BuildProgress, BuildTask, ProjectAdapterReport } from '@docforge/builder';
 import {
@@ -250,6 +250,13 @@ export class IndexManager {
     }
     this.checkProjectAdapter();
     const layout = this.identity.layoutOf(descriptor);
+    // The state dir replaced by a file or a link while this process runs (the descriptor, read
+    // once, checked it at start): named as such, never an ENOTDIR of a later step (break-it trial 50).
+    try {
+      assertStateDir(layout.root, layout.stateDir);
+    } catch (error) {
+      return this.serveStale(toDocforgeError(error).toWire(), performance.now() - started);
+    }
     // Issue 11: the epoch is read before anything else, then the journal; while one is open nothing is built.
     const epoch = applicationEpoch(layout);
     const open = openApplication(layout);
