@@ -1,7 +1,7 @@
 // Regression (bad-input review): damaged or hostile disposable state is rebuilt or refused, never trusted, and nothing outside the state dir is touched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { exampleProjectCopy, tempDir } from './helpers/projects.js';
 import { expectError, useServer } from './helpers/server.js';
@@ -87,4 +87,29 @@ test('a state dir replaced by a file or a link while the server runs is named as
     assert.equal(sync.project?.sync_error?.code ?? sync.error?.code, 'path_outside_root');
   }
   assert.deepEqual(readdirSync(victim), [], 'nothing was written through the link');
+});
+
+test('a copied project whose copied index was tampered with (same size) answers from its sources, never from the copied state (issue 29 lever 2 finding)', async () => {
+  const original = exampleProjectCopy();
+  const s = await useServer(original);
+  const boot = await s.call('docforge_bootstrap');
+  const file = boot.result!.index.active_index_path as string;
+  await s.close();
+  // Every stored copy of the title, rewritten byte for byte at the same length.
+  const bytes = readFileSync(file);
+  const from = Buffer.from('Double-entry ledger');
+  const to = Buffer.from('TAMPERED-entry ledg');
+  let count = 0;
+  for (let at = bytes.indexOf(from); at !== -1; at = bytes.indexOf(from, at + from.length)) {
+    to.copy(bytes, at);
+    count += 1;
+  }
+  assert.ok(count > 0, 'the title is stored in the index file');
+  writeFileSync(file, bytes);
+  const copy = tempDir('docforge-copied-state-');
+  cpSync(original, copy, { recursive: true, preserveTimestamps: true });
+  const c = await useServer(copy);
+  const node = await c.call('docforge_get_node', { node_id: 'CMP-LEDGER' });
+  assert.equal(node.ok, true, JSON.stringify(node.error));
+  assert.equal((node.result as { node: { title: string } }).node.title, 'Double-entry ledger');
 });
