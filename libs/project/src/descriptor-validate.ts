@@ -7,7 +7,7 @@
  * offending line and key. The first failure in checking order is the one reported, shape or
  * semantic: each semantic check passes the shape gate ({@link ShapeGate}) at its position first.
  */
-import { outlineToml } from './toml-outline.js';
+import { outlineToml } from '@docforge/markdown';
 import {
   BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, MIN_MAX_OUTPUT_CHARS, type Descriptor, type ProposalWriterPolicy, type ApplierPolicy, type ViewDeclaration, type ViewRenderer, type ViewSelector,
 } from './descriptor-types.js';
