@@ -52,9 +52,7 @@ test('never-working include_dirs are descriptor_invalid at the item line, with a
     assert.match(error.message, new RegExp(`^docforge\\.toml:${line}: \\[adapter\\]\\.c\\.include_dirs `), items.join());
     assert.match(error.message, pattern, items.join());
   }
-});
-
-test('a wrong type is refused at the key line', () => {
+  // A wrong type stays the schema's refusal, at the key's line.
   const root = tempTree({ 'docforge.toml': `${HEAD.replace('include_dirs = [\n', 'include_dirs = "src/tree_sitter"\n')}` });
   try {
     assert.throws(() => loadDescriptor(root), (error: unknown) => error instanceof DocforgeError && error.code === 'descriptor_invalid' && error.details['key'] === 'adapter.c.include_dirs' && error.details['line'] === 10);
