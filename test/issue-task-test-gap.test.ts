@@ -8,6 +8,10 @@ import assert from 'node:assert/strict';
 import { sharedExampleProject } from './helpers/projects.js';
 import { sharedFastifyProject } from './helpers/shared-fixtures.js';
 import { useServer, type Json, type Server } from './helpers/server.js';
+import { spawnSync } from 'node:child_process';
+import { CLI_ENTRY } from './helpers/paths.js';
+import { npmPackProject } from './helpers/npm-pack.js';
+import { removeDir } from './helpers/projects.js';
 
 const TESTS = ['tested_by', 'verifies', 'proves'];
 
@@ -82,4 +86,28 @@ describe('a test task names the missing tests', () => {
     const [gapped, tested] = await checkModules(s, modules);
     assert.ok(gapped.length > 0 && tested.length > 0, `gapped ${gapped.length}, tested ${tested.length}`);
   });
+});
+
+// Issue 30 (helper fx30): in a project that holds no test at all (commander as `npm pack` gives it ships none), a test
+// task on a method said nothing about tests: the gap stood only when the project had edges of a test relation. Now it
+// stands whenever no test of the subject was reached, with all three test relations; the CLI says it in words.
+test('a project without tests: the test task says no tests were found for the subject, over MCP and in the CLI', async (t) => {
+  const root = npmPackProject('commander@14.0.3', 'schema_version = 1\n[project]\nid = "commander"\n[sources]\ncontent_roots = ["Readme.md"]\ncode_roots = ["lib"]\n[adapter]\ncode = "typescript"\n', 'docforge-test-gap-');
+  t.after(() => removeDir(root));
+  const focus = 'code:lib/command.js#Command.parseOptions';
+  const s = await useServer(root);
+  try {
+    const result = await testTask(s, focus);
+    assert.ok((result.items as Json[]).length > 1, 'the traversal found related code');
+    assert.ok(!reachedByTest(result.items as Json[], focus));
+    const gap = (result.gaps as Json[]).find((g) => g.kind === 'no_selected_evidence' && g.category === 'evidence');
+    assert.deepEqual(gap, { kind: 'no_selected_evidence', stage: 'traversal', category: 'evidence', task_kind: 'test', relations: TESTS });
+    const change = await s.call('docforge_get_task_context', { task_kind: 'change', task: 'change parseOptions', focus_node_id: focus, budget: 200_000 });
+    assert.ok(!(change.result!.gaps as Json[]).some((g) => g.kind === 'no_selected_evidence'), 'a change task does not require tests');
+  } finally {
+    await s.close();
+  }
+  const text = spawnSync(process.execPath, [CLI_ENTRY, 'context', '--task-kind', 'test', 'write tests for parseOptions', '--node', focus, '-C', root], { encoding: 'utf8' });
+  assert.equal(text.status, 0, text.stderr);
+  assert.ok(text.stdout.split('\n').includes(`no tests found for ${focus}: nothing reached it through tested_by, verifies, proves`), text.stdout);
 });

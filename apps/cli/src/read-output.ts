@@ -128,6 +128,14 @@ function reachedBy(item: Item, focus: string | null): string {
   return typeof step.via === 'string' && step.via !== focus ? `(via ${step.via}) ${arrow}` : arrow;
 }
 
+/** What a task context is about: the exact focus node, else the focus items of the page (the first three), else "the focus". */
+function subjectOf(plan: Item | undefined, items: readonly Item[]): string {
+  const focus = plan !== undefined && typeof plan.focus === 'object' && plan.focus !== null ? (plan.focus as Item).node_id : undefined;
+  if (typeof focus === 'string') return focus;
+  const ids = items.filter((item) => item.selected_by === 'focus').map((item) => String(item.id));
+  return ids.length === 0 ? 'the focus' : `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', ...' : ''}`;
+}
+
 function printContext(result: Item, print: Print): void {
   const items = itemsOf(result);
   const plan = result.plan as Item | undefined;
@@ -145,6 +153,8 @@ function printContext(result: Item, print: Print): void {
   const gaps = Array.isArray(result.gaps) ? (result.gaps as Item[]) : [];
   for (const gap of gaps) {
     const category = typeof gap.category === 'string' ? `, category ${gap.category}${Array.isArray(gap.relations) ? ` (none through ${gap.relations.join(', ')})` : ''}` : '';
+    // A test task's missing tests, said in words (issue 30): the gap alone read as a detail.
+    if (gap.kind === 'no_selected_evidence' && gap.task_kind === 'test' && Array.isArray(gap.relations)) print(`no tests found for ${subjectOf(plan, items)}: nothing reached it through ${gap.relations.join(', ')}`);
     print(`gap: ${String(gap.kind)}${gap.cause ? `, cause ${String(gap.cause)}` : ''}${category}`);
   }
   print(`(used ${String(result.used_tokens)} tokens${typeof result.capsule_hash === 'string' ? `; capsule ${result.capsule_hash.slice(0, 16)}…` : ''})`);

@@ -8,7 +8,7 @@ import { parseToml, TomlError } from './toml.js';
 import { appendAll, AUTHORED_NODE_FIELDS, hashJson, ownString, type GraphEdge, type GraphNode, type AuthoredNodeField, type NodeOrigin, type ReviewStamp, type SourceIssue } from '@docforge/core';
 import { commentStamps, frontMatterStamps, type RawReviewEntry } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
-import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
+import { blockEnd, lineOf, outlineToml, type TomlOutline } from '@docforge/markdown';
 import { markdownFacts, selfAnchorIssues, SUMMARY_MAX } from '@docforge/markdown';
 import type { DocBinding } from '@docforge/markdown';
 import type { ParameterList } from '@docforge/core';

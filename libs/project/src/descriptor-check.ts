@@ -4,7 +4,7 @@
  * each table, which name the expected keys in the message about an unknown one.
  */
 import { errors } from '@docforge/core';
-import { lineOf, type TomlOutline } from './toml-outline.js';
+import { lineOf, type TomlOutline } from '@docforge/markdown';
 import { DESCRIPTOR_FILE } from './descriptor-types.js';
 
 /** A parsed TOML table. */

@@ -32,20 +32,24 @@ export function isInside(root: string, candidate: string): boolean {
  * Validates a project-relative path value: relative, no `..` segment, and its real path (of the
  * deepest existing ancestor, the missing rest appended) stays inside the root. Returns the normalized POSIX form (`.` for the root itself).
  * With `lexical` (view outputs) the file system is not consulted: a link at an output is refused by
- * the render, preview and status of that view only, never by the whole descriptor.
+ * the render, preview and status of that view only, never by the whole descriptor. `at`: the line
+ * to name (an item's own, instead of the key's) and a remedy appended to every refusal.
+ * @throws DocforgeError descriptor_invalid naming `key`
  */
-export function relativePath(check: Checker, root: string, value: unknown, key: string, allowRoot: boolean, lexical = false): string {
-  if (typeof value !== 'string' || value.trim() === '') check.fail(key, 'must be a non-empty string');
-  noControlChars(check, key, value);
-  if (isAbsolute(value) || /^[A-Za-z]:/.test(value) || value.startsWith('\\')) check.fail(key, `must be a relative path, got "${value}"`);
-  if (value.includes('\\')) check.fail(key, `must use forward slashes, got "${value}"`);
-  if (value.split('/').includes('..')) check.fail(key, `must not escape the project root ("..") in "${value}"`);
+export function relativePath(check: Checker, root: string, value: unknown, key: string, allowRoot: boolean, lexical = false, at?: { line: number | null; remedy: string }): string {
+  const fail = (message: string): never => check.fail(key, at === undefined ? message : `${message}; ${at.remedy}`, at?.line);
+  if (typeof value !== 'string' || value.trim() === '') return fail('must be a non-empty string');
+  const control = CONTROL_CHAR.exec(value);
+  if (control !== null) fail(`must not contain control characters (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at offset ${control.index})`);
+  if (isAbsolute(value) || /^[A-Za-z]:/.test(value) || value.startsWith('\\')) fail(`must be a relative path, got "${value}"`);
+  if (value.includes('\\')) fail(`must use forward slashes, got "${value}"`);
+  if (value.split('/').includes('..')) fail(`must not escape the project root ("..") in "${value}"`);
   let normalized = posix.normalize(value);
   while (normalized.endsWith('/') && normalized.length > 1) normalized = normalized.slice(0, -1);
-  if (normalized === '.' && !allowRoot) check.fail(key, 'must not be the project root itself');
+  if (normalized === '.' && !allowRoot) fail('must not be the project root itself');
   // The state dir gets the stricter check of checkStateDirReal (no link at all, path_outside_root).
   const real = key === 'state.dir' || lexical ? null : realThroughAncestor(root, normalized);
-  if (real !== null && !isInside(root, real)) check.fail(key, `resolves outside the project root ("${value}" -> ${real})`);
+  if (real !== null && !isInside(root, real)) fail(`resolves outside the project root ("${value}" -> ${real})`);
   return normalized;
 }
 

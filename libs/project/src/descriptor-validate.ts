@@ -7,7 +7,7 @@
  * offending line and key. The first failure in checking order is the one reported, shape or
  * semantic: each semantic check passes the shape gate ({@link ShapeGate}) at its position first.
  */
-import { outlineToml } from './toml-outline.js';
+import { outlineToml } from '@docforge/markdown';
 import {
   BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, MIN_MAX_OUTPUT_CHARS, type Descriptor, type ProposalWriterPolicy, type ApplierPolicy, type ViewDeclaration, type ViewRenderer, type ViewSelector,
 } from './descriptor-types.js';
@@ -19,6 +19,7 @@ import type { SourceIssue } from '@docforge/core';
 import { ACCESS_ID_PATTERN, ACCESS_ID_RULE } from '@docforge/core';
 import { checkExcludeGlobs, excludedRootWarnings, removedCodeWarnings } from './descriptor-exclude.js';
 import { checkNeverWorking } from './descriptor-values.js';
+import { checkIncludeDirs } from './descriptor-include-dirs.js';
 
 export type { Table };
 export { isInside } from './descriptor-paths.js';
@@ -75,6 +76,8 @@ function parseWriters(check: Checker, gate: ShapeGate, table: NonNullable<Descri
     const paths = unique(entry.paths);
     for (const glob of paths ?? []) noControlChars(check, `${scope}.paths`, glob);
     for (const glob of paths ?? []) if (glob.startsWith('/') || glob.split('/').includes('..')) check.fail(`${scope}.paths`, `glob "${glob}" must be project-relative without ".."`);
+    // Issue 30 (helper fx30): an empty glob matches no path, so the writer could never write.
+    for (const glob of paths ?? []) if (glob.trim() === '') check.fail(`${scope}.paths`, `must not hold an empty glob, got ${JSON.stringify(glob)}: it matches no path, so the writer could write nowhere; remove it, or name the paths the writer may write (e.g. "docs/**")`, check.itemLine(`${scope}.paths`, glob));
     defineOwn(writers, id, { operations: unique(entry.operations), paths });
   }
   return writers;
@@ -88,6 +91,10 @@ function parseProposals(check: Checker, gate: ShapeGate, doc: DescriptorDocument
     gate.before(['proposals', 'appliers', id], -2);
     if (!ACCESS_ID_PATTERN.test(id)) check.fail(`proposals.appliers.${id}`, `must name an applier id of 1 to 256 printable characters in the id grammar of --canonical-applier (${ACCESS_ID_RULE.replace(/^1 to \d+ characters: /, '')}), got ${JSON.stringify(id)}`);
     gate.before(['proposals', 'appliers', id, 'writers'], 1);
+    // Issue 30 (helper fx30): a writer id outside the grammar of --proposal-writer names no writer that could ever run.
+    for (const writer of entry.writers) {
+      if (!ACCESS_ID_PATTERN.test(writer)) check.fail(`proposals.appliers.${id}.writers`, `must list writer ids in the id grammar of --proposal-writer (${ACCESS_ID_RULE.replace(/^1 to \d+ characters: /, '')}), got ${JSON.stringify(writer)}: no writer could ever be bound to it; write the id as --proposal-writer takes it`, check.itemLine(`proposals.appliers.${id}.writers`, writer));
+    }
     defineOwn(appliers, id, { writers: [...new Set(entry.writers)] });
   }
   return { writers, appliers };
@@ -122,6 +129,8 @@ function parseView(check: Checker, gate: ShapeGate, root: string, view: ViewDocu
     declared.rows = selector(view.rows);
     declared.columns = selector(view.columns);
     declared.relations = [...new Set(view.relations ?? [])];
+    // Issue 30 (helper fx30): a blank name matches no edge (a document's relation name is never blank).
+    for (const relation of declared.relations) if (relation.trim() === '') check.fail(`${scope}.relations`, `must not hold a blank relation name, got ${JSON.stringify(relation)}: no edge has one, so the matrix would stay empty; remove it, or name relations such as "implements"`, check.itemLine(`${scope}.relations`, relation));
     if (view.mode === 'coverage') declared.mode = 'coverage';
   }
   if (view.renderer === 'graph') {
@@ -145,6 +154,8 @@ interface Paths {
   codeRoots: string[];
   module: string | null;
   includeDirs: string[];
+  /** `include_dir_missing` and `include_dir_not_indexed` warnings (descriptor-include-dirs.ts). */
+  includeWarnings: SourceIssue[];
 }
 
 function checkPaths(check: Checker, gate: ShapeGate, root: string, doc: DescriptorDocument): Paths {
@@ -162,8 +173,8 @@ function checkPaths(check: Checker, gate: ShapeGate, root: string, doc: Descript
   gate.before(['adapter', 'module'], 1);
   const module = doc.adapter?.module === undefined ? null : relativePath(check, root, doc.adapter.module, 'adapter.module', false);
   gate.before(['adapter', 'c'], 1);
-  const includeDirs = (doc.adapter?.c?.include_dirs ?? []).map((dir) => relativePath(check, root, dir, 'adapter.c.include_dirs', true));
-  return { stateDir, contentRoots, codeRoots, module, includeDirs };
+  const include = checkIncludeDirs(check, root, doc.adapter?.c?.include_dirs ?? [], stateDir, codeRoots);
+  return { stateDir, contentRoots, codeRoots, module, includeDirs: include.dirs, includeWarnings: include.warnings };
 }
 
 /**
@@ -175,7 +186,7 @@ function checkPaths(check: Checker, gate: ShapeGate, root: string, doc: Descript
 export function validateDescriptor(raw: Table, text: string, root: string, file: string): Descriptor {
   const check: Checker = new Checker(outlineToml(text), text.split('\n'));
   const { doc, gate } = checkDescriptorShape(check, raw, root);
-  const { stateDir, contentRoots, codeRoots, module, includeDirs } = checkPaths(check, gate, root, doc);
+  const { stateDir, contentRoots, codeRoots, module, includeDirs, includeWarnings } = checkPaths(check, gate, root, doc);
   const views = parseViews(check, gate, root, doc, stateDir);
   const proposals = parseProposals(check, gate, doc);
   gate.pass();
@@ -190,7 +201,7 @@ export function validateDescriptor(raw: Table, text: string, root: string, file:
   const limits = effectiveLimits(check, doc.limits);
   const covering = excludedRootWarnings(check, own.compiled, [['content', contentRoots], ['code', codeRoots]]);
   const removing = doc.adapter?.code === 'none' ? [] : removedCodeWarnings(check, root, own.compiled, codeRoots, stateDir, covering.covered);
-  const warnings = [...limits.warnings, ...own.warnings, ...covering.warnings, ...removing];
+  const warnings = [...limits.warnings, ...own.warnings, ...covering.warnings, ...removing, ...includeWarnings];
   return {
     schema_version: 1,
     root,

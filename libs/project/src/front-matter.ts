@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import { parseToml, TomlError } from './toml.js';
 import { authoredTextProblem, type SourceIssue } from '@docforge/core';
-import { lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
+import { lineOf, outlineToml, type TomlOutline } from '@docforge/markdown';
 
 let yamlModule: typeof Yaml | null = null;
 /**

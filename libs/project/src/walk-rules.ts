@@ -64,14 +64,24 @@ export function compileExcludeGlob(glob: string): RegExp {
 
 /**
  * The first `[sources].exclude` glob of the descriptor that matches a project-relative POSIX path
- * (`build/**` for `build/lib/x.js`), or null. A path in the state dir, which the walk never enters
+ * (`build/**` for `build/lib/x.js`), or of a folder above it (`vendor` for `vendor/x.rb`: the walk
+ * skips that folder), or null. A path in the state dir, which the walk never enters
  * whatever the globs say, is named `[state].dir "DIR"` instead (issue 30: the state dir's own
  * implicit glob `DIR/**` is not one the user wrote). Pure; compiles each glob once per call of this factory.
  */
 export function excludeGlobOf(desc: Descriptor): (rel: string) => string | null {
   const patterns = desc.sources.exclude.map((glob) => ({ glob, re: compileExcludeGlob(glob) }));
   const state = desc.state.dir;
-  return (rel) => rel === state || rel.startsWith(`${state}/`) ? `[state].dir ${JSON.stringify(state)}` : patterns.find((pattern) => pattern.re.test(rel))?.glob ?? null;
+  const matching = (rel: string): string | null => patterns.find((pattern) => pattern.re.test(rel))?.glob ?? null;
+  return (rel) => {
+    if (rel === state || rel.startsWith(`${state}/`)) return `[state].dir ${JSON.stringify(state)}`;
+    // The walk skips a folder a glob matches and all below it (`vendor` leaves out vendor/x.rb): its folders first, as the walk meets them.
+    for (let slash = rel.indexOf('/'); slash > 0; slash = rel.indexOf('/', slash + 1)) {
+      const glob = matching(rel.slice(0, slash));
+      if (glob !== null) return glob;
+    }
+    return matching(rel);
+  };
 }
 
 /** The walk's skip rules: exclude globs, the state dir, and `.git` (for links and `codeSourcePathMatcher`). */

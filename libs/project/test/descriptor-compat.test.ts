@@ -33,10 +33,23 @@ test('a writer may repeat an operation: it counts once', () => {
   assert.deepEqual(d.proposals.writers['bot'], { operations: ['node_create', 'node_update'], paths: null });
 });
 
-test('empty strings are accepted in writer paths, applier writers and matrix relations', () => {
-  assert.deepEqual(load('[proposals.writers.bot]\npaths = [""]\n').proposals.writers['bot'], { operations: null, paths: [''] });
-  assert.deepEqual(load('[proposals.appliers.ap]\nwriters = [""]\n').proposals.appliers['ap'], { writers: [''] });
-  assert.deepEqual(load(MATRIX('[""]')).views[0]?.relations, ['']);
+// Changed on purpose (issue 30, helper fx30): these values can never work (an empty glob matches no path, no writer id
+// is empty or outside the id grammar of --proposal-writer, no edge has a blank relation name), so each is now refused at
+// the item's own line with what to write instead, as the exclude globs and [vocabulary].relations are.
+test('never-working writer paths, applier writers and matrix relations are refused at the item line', () => {
+  const cases: [string, string, number, RegExp][] = [
+    ['[proposals.writers.bot]\npaths = [\n  "docs/**",\n  "",\n]\n', 'proposals.writers.bot.paths', 7, /must not hold an empty glob, got "": it matches no path, so the writer could write nowhere; remove it/],
+    ['[proposals.appliers.ap]\nwriters = [""]\n', 'proposals.appliers.ap.writers', 5, /must list writer ids in the id grammar of --proposal-writer .*, got "": no writer could ever be bound to it/],
+    ['[proposals.appliers.ap]\nwriters = [\n  "bot",\n  "bad id!",\n]\n', 'proposals.appliers.ap.writers', 7, /got "bad id!"/],
+    [MATRIX('[\n  "implements",\n  " ",\n]'), 'views.0.relations', 10, /must not hold a blank relation name, got " ": no edge has one, so the matrix would stay empty; remove it/],
+  ];
+  for (const [body, key, line, pattern] of cases) {
+    const e = firstError(body);
+    assert.deepEqual([e.code, e.key, e.line], ['descriptor_invalid', key, line], body);
+    assert.match(e.message, pattern, body);
+  }
+  assert.deepEqual(load('[proposals.appliers.ap]\nwriters = ["bot", "ci.release-2"]\n').proposals.appliers['ap'], { writers: ['bot', 'ci.release-2'] });
+  assert.deepEqual(load(MATRIX('["implements", "tested_by"]')).views[0]?.relations, ['implements', 'tested_by']);
 });
 
 test('an empty writer glob does not hide a later bad glob of the same list', () => {

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, mkdirSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cheapIdentity, codeSourcePathMatcher, loadDescriptor, MAX_CODE_SOURCE_BYTES, MAX_CONTENT_SOURCE_BYTES, sourceHash, sourcePathClassifier, statIdentity, walkSources } from '../src/index.js';
-import { removeTree, tempTree } from './helpers.js';
+import { cheapIdentity, codeSourcePathMatcher, excludeGlobOf, loadDescriptor, MAX_CODE_SOURCE_BYTES, MAX_CONTENT_SOURCE_BYTES, sourceHash, sourcePathClassifier, statIdentity, walkSources } from '../src/index.js';
+import { removeTree, tempTree, testDescriptor } from './helpers.js';
 
 const DESCRIPTOR = `schema_version = 1
 [project]
@@ -338,4 +338,12 @@ test('a symlink cannot widen the declared roots: a docs/ link to a file elsewher
   } finally {
     removeTree(root);
   }
+});
+
+// Issue 30 (helper fx30): the glob named for an excluded import is the one the walk applies, also when it matches a
+// folder above the file (`vendor` skips vendor/ and all below it): excludedBy answered null for vendor/x.rb before.
+test('excludeGlobOf names a glob that matches a folder above the path, as the walk skips it', () => {
+  const of = excludeGlobOf(testDescriptor({ sources: { content_roots: ['docs'], code_roots: ['.'], exclude: ['vendor', 'gen/*.h', '**/third_party/**'] } }));
+  assert.deepEqual(['vendor/x.rb', 'vendor/a/b.rb', 'gen/a.h', 'gen/sub/a.h', 'src/third_party/z/q.c', 'src/vendor/x.rb', '.docforge/x.h'].map(of),
+    ['vendor', 'vendor', 'gen/*.h', null, '**/third_party/**', null, '[state].dir ".docforge"']);
 });

@@ -29,9 +29,10 @@
  * limitation.
  *
  * A `change` keeps to what governs and wires its focus (`wiringFirst`, task-wiring.ts; issue 31
- * item 4): inside each depth and primary/other group, incoming evidence, execution and dependency
- * edges of the focus's containment chain (the documents that govern it, its callers and importers)
- * rank first; a node reached at depth 2 only through structure edges off that chain (a module's
+ * item 4): inside each depth, incoming evidence, execution and dependency edges of the focus's
+ * containment chain (the documents that govern it, its callers and importers) rank first, those of
+ * the best-ranked focus node first and before the primary/other grouping (issue 30: a function's
+ * callers, `calls` being no primary category, came after a co-focus module's importers); a node reached at depth 2 only through structure edges off that chain (a module's
  * other members, a neighbour's members) is no candidate unless the task's words match it (one of
  * the first `TASK_MATCH_RANK` search hits); and a lexical focus without documentation gives its
  * last search-ranked slot to the best documentation hit among those. Wiring that the budget cannot
@@ -56,8 +57,9 @@
  * Required evidence gaps: `undeclared_relation_category` (a required category without any project
  * edge), `no_selected_evidence` (stage `focus`: the lexical focus found nothing; stage
  * `traversal`: the completed traversal selected no related node; with `category: "evidence"` and
- * `relations`: a `test` task whose completed traversal reached no item through one of the
- * {@link TEST_RELATIONS} the project has edges of, as on untested code) and `incomplete_proof` with cause
+ * `relations` (always the three {@link TEST_RELATIONS}): a `test` task whose completed traversal
+ * reached no test of its focus, as on untested code or in a project that holds no tests at all, so
+ * "no tests were found for the subject" is always said) and `incomplete_proof` with cause
  * `work_limit` (stage `focus`: the lexical candidate window was exceeded; stage `traversal`: the
  * examined-edge ceiling), `result_limit` (evidence-item ceiling), `token_limit` (token budget) or
  * `response_limit` (an item larger than any page under `[limits].max_output_chars`).
@@ -233,6 +235,21 @@ function lexicalWindowOf(options: TaskContextOptions): number {
   return typeof options.lexicalWindow === 'number' && Number.isInteger(options.lexicalWindow) && options.lexicalWindow >= 1 ? Math.min(options.lexicalWindow, LEXICAL_CANDIDATE_WINDOW) : LEXICAL_CANDIDATE_WINDOW;
 }
 
+/**
+ * Whether a visit is a test of the run's focus: reached through one of the {@link TEST_RELATIONS}
+ * from the focus itself or from what structurally holds it (its module), never through another
+ * node it only relates to (a doc that documents it and has tests of its own).
+ */
+function testsOf(run: Traversal): (visit: Visit) => boolean {
+  const focusIds = new Set(run.focus.map((visit) => visit.id));
+  const isTest = (relation: string): boolean => TEST_RELATIONS.includes(relation);
+  return (visit) => {
+    const at = visit.path.findIndex((hop) => isTest(hop.relation));
+    if (at >= 0 && visit.path.slice(0, at).every((hop) => hop.category === 'structure')) return true;
+    return visit.reasons.some((reason) => isTest(reason.relation) && focusIds.has(reason.other_id));
+  };
+}
+
 /** The gaps known before packing: undeclared required categories, no selected evidence, and the focus and traversal work and result limits. */
 function traversalGaps(plan: TaskPlan, vocabulary: RelationVocabulary, run: Traversal, visits: readonly Visit[], ceilings: TaskContextCeilings, window: number): EvidenceGap[] {
   const gaps: EvidenceGap[] = [];
@@ -242,22 +259,13 @@ function traversalGaps(plan: TaskPlan, vocabulary: RelationVocabulary, run: Trav
   const related = visits.slice(run.focus.length);
   const completed = !run.workLimited && run.droppedCandidates === 0;
   if (run.lexicalEmpty) gaps.push({ kind: 'no_selected_evidence', stage: 'focus' });
-  else if (related.length === 0 && completed) gaps.push({ kind: 'no_selected_evidence', stage: 'traversal' });
   else if (completed) {
-    // A test task's required evidence is a test: a doc that documents the focus is evidence too, but
-    // it must not stand in for the missing tests (untested code says so).
-    const tests = plan.task_kind === 'test' ? TEST_RELATIONS.filter((relation) => vocabulary.relations.includes(relation)) : [];
-    // A test of the focus: reached through a test relation from the focus itself or from what
-    // structurally holds it (its module), never through another node it only relates to (a doc that
-    // documents it and has tests of its own).
-    const focusIds = new Set(run.focus.map((visit) => visit.id));
-    const testsFocus = (visit: Visit): boolean => {
-      const at = visit.path.findIndex((hop) => tests.includes(hop.relation));
-      if (at >= 0 && visit.path.slice(0, at).every((hop) => hop.category === 'structure')) return true;
-      return visit.reasons.some((reason) => tests.includes(reason.relation) && focusIds.has(reason.other_id));
-    };
-    if (tests.length > 0 && !related.some(testsFocus)) {
-      gaps.push({ kind: 'no_selected_evidence', stage: 'traversal', category: 'evidence', task_kind: 'test', relations: tests });
+    if (related.length === 0) gaps.push({ kind: 'no_selected_evidence', stage: 'traversal' });
+    // A test task's required evidence is a test of its subject, whatever else was found (a doc that
+    // documents the focus is evidence too, but it must not stand in for the missing tests), and
+    // whether or not the project has any test edge at all (a package that ships no tests).
+    if (plan.task_kind === 'test' && !related.some(testsOf(run))) {
+      gaps.push({ kind: 'no_selected_evidence', stage: 'traversal', category: 'evidence', task_kind: 'test', relations: [...TEST_RELATIONS] });
     }
   }
   if (run.lexicalWindowed) {

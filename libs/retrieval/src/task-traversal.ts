@@ -208,10 +208,13 @@ function byKey(a: (string | number)[], b: (string | number)[]): number {
 }
 
 /**
- * Ranks the candidates: primary categories first; among them, and then among the others, for a
- * `wiringFirst` kind the hop's tier (task-wiring.ts: what governs and wires the focus, then the
- * rest, then matched structure off the containment chain), then nodes the task's own words rank
- * higher (their search score), then the category preference order. A `wiringFirst` candidate whose
+ * Ranks the candidates. For a `wiringFirst` kind (a change) by the hop's tier first (task-wiring.ts:
+ * what governs and wires the focus, then the rest, then matched structure off the containment
+ * chain), the wiring of the best-ranked focus node (frontier position) before that of the next, and
+ * then primary categories first (issue 30: the callers of a function, `calls` being no primary
+ * category of a change, came after every importer of a module the task's words also matched, past
+ * the first page); for the other kinds primary categories first, then the tier. Then nodes the
+ * task's own words rank higher (their search score), then the category preference order. A `wiringFirst` candidate whose
  * every hop is structure off the containment chain, and which the task's words do not match, is
  * not a candidate (a module's other members are not evidence of a change to one of them).
  */
@@ -232,7 +235,14 @@ function rankCandidates(candidates: Map<string, CandidateHop[]>, rules: RankRule
   for (const [id, hops] of candidates) {
     const tiers = hops.map(tierOf);
     if (rules.wiringFirst && !rules.matched.has(id) && tiers.every((t) => t === 2)) continue;
-    const keyed = hops.map((h, i) => ({ h, key: [primary.includes(h.hop.category) ? 0 : 1, tiers[i]!, -(relevance.get(h.hop.to) ?? 0), rank.get(h.hop.category) ?? rank.size, h.hop.direction === 'outgoing' ? 0 : 1, h.hop.relation, h.order] }));
+    const keyed = hops.map((h, i) => {
+      const group = primary.includes(h.hop.category) ? 0 : 1;
+      const tier = tiers[i]!;
+      // wiringFirst: what governs and wires the focus leads, its best-ranked focus node's first (issue 30: the
+      // callers of the subject came after every importer of a module the task's words also matched).
+      const lead = rules.wiringFirst ? [tier, tier === 0 ? h.order : 0, group] : [group, tier, 0];
+      return { h, key: [...lead, -(relevance.get(h.hop.to) ?? 0), rank.get(h.hop.category) ?? rank.size, h.hop.direction === 'outgoing' ? 0 : 1, h.hop.relation, h.order] };
+    });
     keyed.sort((a, b) => byKey(a.key, b.key) || compare(a.h.hop.from, b.h.hop.from));
     ranked.push({ id, hops: keyed.map((k) => k.h), key: keyed[0]!.key });
   }

@@ -1,7 +1,8 @@
 /**
  * What governs and wires a task's focus (issue 31 item 4), for task kinds with
- * `wiringFirst` ({@link TaskKindPreference}). A hop's tier orders candidates inside their depth and
- * primary/other group (the traversal keeps depth, then primary categories first):
+ * `wiringFirst` ({@link TaskKindPreference}). A hop's tier orders candidates inside their depth,
+ * before their primary/other group (the traversal keeps depth; tier-0 hops of the best-ranked
+ * focus node come first, issue 30):
  *
  * - tier 0, governs or wires the focus: an incoming `evidence` (`documents`, `governs`, `proves`,
  *   `verifies`, ...), `execution` (`calls`, ...) or `dependency` (`imports`, ...) edge of a node on

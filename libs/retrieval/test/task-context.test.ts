@@ -384,7 +384,11 @@ describe('task context gaps on a small project without evidence relations', () =
     assert.deepEqual(vocabulary.categories_with_edges, ['dependency', 'context', 'unclassified']);
     assert.equal(vocabulary.contract_vocabulary_hash, sha256Hex(canonical({ aliases: RELATION_ALIASES, extra_relations: null, open: true })));
     const test = taskContextPage(reader, { task_kind: 'test', task: 'x', focus_node_id: 'A' }, opts());
-    assert.deepEqual(test.gaps, [{ kind: 'undeclared_relation_category', category: 'evidence', task_kind: 'test' }]);
+    // Changed on purpose (issue 30, helper fx30): the test task also says that no test of A was found.
+    assert.deepEqual(test.gaps, [
+      { kind: 'undeclared_relation_category', category: 'evidence', task_kind: 'test' },
+      { kind: 'no_selected_evidence', stage: 'traversal', category: 'evidence', task_kind: 'test', relations: ['tested_by', 'verifies', 'proves'] },
+    ]);
     const operation = taskContextPage(reader, { task_kind: 'operation', task: 'x', focus_node_id: 'A' }, opts());
     assert.deepEqual(operation.gaps.map((g) => g.kind === 'undeclared_relation_category' && g.category), ['execution', 'data']);
     const release = taskContextPage(reader, { task_kind: 'release', task: 'x', focus_node_id: 'A' }, opts());

@@ -77,3 +77,43 @@ describe('task context: structure off the containment chain', () => {
     for (const id of ['B', 'C', 'D']) assert.ok(ids.includes(id), `${id} in ${JSON.stringify(ids)}`);
   });
 });
+
+// Issue 30 (helper fx30), on undici: "change util parseHeaders in lib/core/util.js" focused parseHeaders and the module
+// util.js; the module's 40 importers (`imports`, a primary category of a change) filled the first page and the callers
+// of parseHeaders (`calls`, not primary) came after them, on a later page. Now a change's wiring leads, the best-ranked
+// focus node's first: the callers of the subject, then the importers of the module.
+describe('task context: a change lists the callers of its subject before a co-focus module\'s importers', () => {
+  let root: string;
+  let manager: IndexManager;
+  let reader: IndexReader;
+
+  before(async () => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-task-callers-'));
+    mkdirSync(path.join(root, 'docs'));
+    writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "callers"\nname = "Callers"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = []\n[adapter]\ncode = "none"\n');
+    const node = (id: string, title: string, relations: string): void => {
+      writeFileSync(path.join(root, 'docs', `${id.toLowerCase()}.md`), `+++\nid = "${id}"\nkind = "document"\ntitle = "${title}"\n\n[relations]\n${relations}\n+++\n# ${title}\n\nText of ${title}.\n`);
+    };
+    writeFileSync(path.join(root, 'docs', 'parseheaders.md'), '+++\nid = "PARSEHEADERS"\nkind = "document"\ntitle = "parseHeaders"\n+++\n# parseHeaders\n\nparseHeaders parses raw headers into a map.\n');
+    node('UTIL', 'util', 'contains = ["PARSEHEADERS"]');
+    for (const caller of ['ONHEADERS', 'ONCOMPLETE', 'ONUPGRADE']) node(caller, `Handler ${caller.toLowerCase()}`, 'calls = ["PARSEHEADERS"]');
+    for (let i = 0; i < 12; i += 1) node(`IMPORTER${i}`, `Client module ${i}`, 'imports = ["UTIL"]');
+    manager = new IndexManager({ root, noAst: false });
+    await manager.sync();
+    reader = manager.reader();
+  });
+  after(async () => {
+    await manager.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test('the callers of the first focus node lead the first depth', () => {
+    const page = taskContextPage(reader, { task_kind: 'change', task: 'change parseHeaders so it parses raw headers into a map, in util', budget: 200_000 }, OPTIONS);
+    const items = page.items as Item[];
+    const focus = items.filter((i) => i.depth === 0).map((i) => i.id);
+    assert.deepEqual(focus.slice(0, 2), ['PARSEHEADERS', 'UTIL'], JSON.stringify(focus));
+    const depth1 = items.filter((i) => i.depth === 1).map((i) => i.id);
+    assert.deepEqual(depth1.slice(0, 3).sort(), ['ONCOMPLETE', 'ONHEADERS', 'ONUPGRADE'], JSON.stringify(depth1));
+    assert.ok(depth1.slice(3).every((id) => id.startsWith('IMPORTER')), JSON.stringify(depth1));
+  });
+});

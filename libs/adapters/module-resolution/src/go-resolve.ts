@@ -4,7 +4,7 @@
  * as the directory below that module's root: its `.go` files, `_test.go` files left out. A package
  * binds its `package` clause name (or the import's explicit name); `_` and `.` imports bind none.
  */
-import { ApiTable, goModuleLinePath, type SourceIssue } from '@docforge/core';
+import { ApiTable, excludedTarget, goModuleLinePath, type SourceIssue } from '@docforge/core';
 import type { ImportTarget, LanguageResolver, ResolveContext, TreeImport } from './types.js';
 
 function dirname(path: string): string {
@@ -63,18 +63,27 @@ export function goResolver(context: ResolveContext): LanguageResolver {
   const { byDir, modules } = index(context);
   const pkgOf = (path: string): string | null => context.data.get(path)?.package ?? null;
   const packageFiles = (dir: string): string[] => (byDir.get(dir) ?? []).filter((p) => !p.endsWith('_test.go') && pkgOf(p) !== null);
+  // The package directory an import path names: below the root of the go.mod whose module path is its longest prefix.
+  const packageDir = (spec: string): string | null => {
+    const module = modules.find((m) => spec === m.path || spec.startsWith(`${m.path}/`));
+    if (module === undefined) return null;
+    return [module.root, spec.slice(module.path.length + 1)].filter((part) => part !== '').join('/');
+  };
   return {
     resolve(_file: string, imp: TreeImport): ImportTarget | null {
-      const module = modules.find((m) => imp.spec === m.path || imp.spec.startsWith(`${m.path}/`));
-      if (module === undefined) return null;
-      const rest = imp.spec.slice(module.path.length + 1);
-      const dir = [module.root, rest].filter((part) => part !== '').join('/');
+      const dir = packageDir(imp.spec);
+      if (dir === null) return null;
       const files = packageFiles(dir);
       if (files.length === 0) return null;
       const names = new Set(files.map(pkgOf));
       const name = imp.alias ?? (names.size === 1 ? [...names][0] : null);
       const bindings = name === null || name === undefined || name === '_' || name === '.' ? [] : [{ name, files }];
       return { files, bindings };
+    },
+    // An import of the project's own module whose package directory an exclude glob (or the state dir) leaves out.
+    excluded: (_file, imp) => {
+      const dir = packageDir(imp.spec);
+      return dir === null || dir === '' ? null : excludedTarget(context.resolver, [dir]);
     },
     scope(file: string): readonly string[] {
       const pkg = pkgOf(file);

@@ -7,7 +7,7 @@
  * a.b.C.*;` the static members of `C` after the single static imports. A bare type name also sees
  * the types of its own package, in every root, and then, as an on-demand import, the project's own `java.lang` types (java-lang.ts).
  */
-import { ApiTable } from '@docforge/core';
+import { ApiTable, excludedTarget } from '@docforge/core';
 import type { ImportTarget, LanguageResolver, ResolveContext, TreeImport } from './types.js';
 import { javaLangOpens } from './java-lang.js';
 
@@ -30,6 +30,25 @@ function index(context: ResolveContext): { roots: string[]; byPackage: Map<strin
     byPackage.set(pkg, [...(byPackage.get(pkg) ?? []), path]);
   }
   return { roots: [...roots].sort(), byPackage };
+}
+
+/**
+ * The project paths a Java import names under `roots` (the root '' when the build has none): the
+ * file of its class, `a/b/C.java` for `a.b.C`, `a.b.C.D`, `a.b.C.m` or `a.b.C.*` (the first name
+ * written with a capital letter is the class, as Java names are written; without one, every
+ * prefix, longest first), and the package folder `a/b` for `a.b.*`.
+ */
+function javaCandidates(roots: readonly string[], spec: string): string[] {
+  const parts = spec.split('.');
+  const under = roots.length === 0 ? [''] : roots;
+  const at = (root: string, rel: string): string => (root === '' ? rel : `${root}/${rel}`);
+  const names = parts[parts.length - 1] === '*' ? parts.slice(0, -1) : parts;
+  if (names.length === 0 || names.some((name) => name === '')) return [];
+  const type = names.findIndex((name) => name[0]! >= 'A' && name[0]! <= 'Z');
+  const cuts = type >= 0 ? [type + 1] : names.map((_, i) => names.length - i);
+  const out = cuts.flatMap((cut) => under.map((root) => at(root, `${names.slice(0, cut).join('/')}.java`)));
+  if (type < 0 && names !== parts) out.unshift(...under.map((root) => at(root, names.join('/'))));
+  return out;
 }
 
 /** The Java import rules over one build (LanguageSpec.resolver). */
@@ -67,6 +86,8 @@ export function javaResolver(context: ResolveContext): LanguageResolver {
       }
       return null;
     },
+    // The files (and, for `a.b.*`, the package folder) the import would name under each source root, longest name first.
+    excluded: (_file, imp) => excludedTarget(context.resolver, javaCandidates(roots, imp.spec)),
     scope(file: string): readonly string[] {
       return byPackage.get(context.data.get(file)?.package ?? '') ?? [];
     },
