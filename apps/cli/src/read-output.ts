@@ -27,18 +27,52 @@ function relationsOf(item: Item): string {
   return Array.isArray(item.relations) && item.relations.length > 0 ? (item.relations as string[]).join(', ') : String(item.relation);
 }
 
-/** What follows a page: the cursor for the next one, or why the list stopped. */
 /** `  [suspect]` after a relation with a review state (issue 32), else nothing. */
 function reviewMark(item: Item): string {
   return typeof item.review_state === 'string' ? `  [${item.review_state}]` : '';
 }
 
-function pageEnd(result: Item, print: Print, more: string): void {
+/** The read commands whose results can be truncated, by what they print after a page. */
+type Paged = 'backlinks' | 'context' | 'traversal';
+
+/**
+ * Why a result stopped short and what to change, naming only options of the command that printed
+ * it (`backlinks`: --limit, --relations; `context`: --budget, --node; `deps`/`impact`: --limit,
+ * --relations, --depth), one entry per cause the result reports (result limit, token budget,
+ * response size, edge work budget).
+ */
+export function truncationHints(command: Paged, result: Item): string[] {
+  const causes = new Set<string>();
+  if (typeof result.truncation_reason === 'string') causes.add(result.truncation_reason);
+  const selection = result.selection as Item | null | undefined;
+  if (selection && typeof selection.truncation_reason === 'string') causes.add(selection.truncation_reason);
+  for (const gap of Array.isArray(result.gaps) ? (result.gaps as Item[]) : []) if (typeof gap.cause === 'string') causes.add(gap.cause);
+  // Omission reasons: `token budget` / `response size limit` (docforge_get_context), `token_limit` / `response_limit` (task context).
+  const omissionCause: Record<string, string> = { 'token budget': 'token_limit', token_limit: 'token_limit', 'response size limit': 'response_limit', response_limit: 'response_limit' };
+  for (const item of itemsOf(result)) if (item.type === 'omission' && typeof item.reason === 'string' && omissionCause[item.reason]) causes.add(omissionCause[item.reason]!);
+  const plan = result.plan as Item | undefined;
+  const budget = typeof result.budget === 'number' ? result.budget : typeof plan?.token_budget === 'number' ? plan.token_budget : null;
+  if (command === 'backlinks') causes.add('result_limit');
+  const hints: string[] = [];
+  if (causes.has('token_limit')) hints.push(`token budget: raise --budget${budget === null ? '' : ` (was ${budget})`}`);
+  if (causes.has('result_limit')) {
+    hints.push(command === 'context' ? 'result bound: the selection reached its node bound; name the node with --node ID' : command === 'backlinks' ? 'result limit: raise --limit or narrow --relations' : 'result limit: raise --limit, narrow --relations or lower --depth');
+  }
+  if (causes.has('response_limit')) hints.push('response size: read an omitted node with docforge node ID');
+  if (causes.has('edge_budget')) hints.push(command === 'traversal' ? 'edge work budget: narrow --relations or lower --depth' : 'edge work budget: name the node with --node ID');
+  if (causes.has('work_limit')) hints.push('work limit: a search or traversal ceiling was reached; name the node with --node ID or narrow the task text');
+  return hints;
+}
+
+/** What follows a page: the cursor for the next one, then why the result stopped short and what to change. */
+function pageEnd(result: Item, print: Print, more: string, command: Paged): void {
   const omitted = Array.isArray(result.oversized_items) ? result.oversized_items.length : 0;
   if (omitted > 0) print(`(${omitted} items too large for the response limit were skipped; see --json)`);
   const cursor = typeof result.next_cursor === 'string' ? result.next_cursor : typeof (result.page as Item | undefined)?.next_cursor === 'string' ? String((result.page as Item).next_cursor) : null;
   if (cursor !== null) print(`(more: ${more} --cursor ${cursor})`);
-  else if (result.truncated === true) print(`(truncated${result.truncation_reason ? `: ${String(result.truncation_reason)}` : ''}; raise --limit or narrow --relations)`);
+  // A backlinks page is truncated exactly when another page exists; context's `truncated` is about
+  // the evidence left out (token budget, response size, selection bounds), whatever the page.
+  if (result.truncated === true && (cursor === null || command === 'context')) print(`(truncated by ${truncationHints(command, result).join('; ') || 'a bound of the result'})`);
 }
 
 /**
@@ -82,7 +116,7 @@ function printBacklinks(result: Item, print: Print): void {
   for (const item of items) print(`${String(item.id)}  --${String(item.relation)}-->  ${String(result.node_id)}${item.title ? `  (${oneLine(item.title, 80)})` : ''}${reviewMark(item)}`);
   if (items.length === 0) print('no backlinks');
   printUnmatched(result, print);
-  pageEnd(result, print, 'docforge backlinks ID');
+  pageEnd(result, print, 'docforge backlinks ID', 'backlinks');
 }
 
 /** One line per filter value no node or edge holds (`unmatched_filters`), with its suggestion. */
@@ -100,7 +134,19 @@ function printTraversal(result: Item, print: Print, arrow: (item: Item) => strin
   // of a code node) says so: "no related nodes" alone would hide them.
   const unresolved = unresolvedCallsLine(result.unresolved_calls, String(result.node_id));
   if (unresolved !== null) print(unresolved);
-  print(`(examined ${String(result.examined_edges)} edges${result.truncated === true ? `; truncated: ${String(result.truncation_reason)}` : ''})`);
+  print(`(examined ${String(result.examined_edges)} edges${result.truncated === true ? `; truncated by ${truncationHints('traversal', result).join('; ')}` : ''})`);
+  printPartial(result, print);
+}
+
+/** Most nodes the text form names as partly expanded (`partially_expanded`; `--json` has them all). */
+const PARTIAL_SHOWN = 10;
+
+/** One line per node whose next-depth neighbours the result limit cut (`partially_expanded`). */
+function printPartial(result: Item, print: Print): void {
+  const partial = Array.isArray(result.partially_expanded) ? (result.partially_expanded as Item[]) : [];
+  if (partial.length === 0) return;
+  const shown = partial.slice(0, PARTIAL_SHOWN).map((p) => `${String(p.id)} (${String(p.listed)} listed, ${String(p.omitted)} left out)`);
+  print(`(neighbours cut by the limit, shared round-robin: ${shown.join(', ')}${partial.length > PARTIAL_SHOWN ? ` and ${partial.length - PARTIAL_SHOWN} more; see --json` : ''})`);
 }
 
 /** Most lines and characters of an evidence excerpt the text form of `docforge context` shows. */
@@ -158,7 +204,7 @@ function printContext(result: Item, print: Print): void {
     print(`gap: ${String(gap.kind)}${gap.cause ? `, cause ${String(gap.cause)}` : ''}${category}`);
   }
   print(`(used ${String(result.used_tokens)} tokens${typeof result.capsule_hash === 'string' ? `; capsule ${result.capsule_hash.slice(0, 16)}…` : ''})`);
-  pageEnd(result, print, 'the same docforge context command with');
+  pageEnd(result, print, 'the same docforge context command with', 'context');
 }
 
 /** `docforge viewer open`: the graph browser's one-time URL, what it shows and which worker serves it. */

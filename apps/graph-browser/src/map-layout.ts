@@ -19,8 +19,11 @@ interface Route {
   files: string | null;
   /** Drawn file groups by file path, when the folder's files are drawn one by one. */
   fileGroups: Map<string, string> | null;
-  /** The group standing for the files a bound left out. */
+  /** The group standing for the files a bound left out (the innermost page's, when pages are expanded). */
   filesRest: string | null;
+  /** Code and doc nodes of the files drawn one by one so far (what a files `rest` group does not hold). */
+  drawnCode: number;
+  drawnDoc: number;
 }
 
 type Folder = ReturnType<MapSource['folders']> extends Map<string, infer F> ? F : never;
@@ -53,14 +56,15 @@ class MapBuilder {
     this.#folders = source.folders(reader);
   }
 
-  #add(ref: GroupRef, parent: string | null, fields: Omit<MapGroup, 'id' | 'kind' | 'path' | 'parent' | 'expanded'>): { id: string; open: boolean } | null {
+  /** Draws the group of `ref` (shown as `kind`, by default the ref's own) unless the group bound is reached. */
+  #add(ref: GroupRef, parent: string | null, fields: Omit<MapGroup, 'id' | 'kind' | 'path' | 'parent' | 'expanded'>, kind: GroupRef['kind'] = ref.kind): { id: string; open: boolean } | null {
     if (this.groups.length >= MAP_BOUNDS.groups) {
       this.cut = true;
       return null;
     }
     const id = this.source.ids.mint(ref);
     const open = fields.expandable && this.expanded.has(refKey(ref)) && this.groups.length + 2 <= MAP_BOUNDS.groups;
-    this.groups.push({ id, kind: ref.kind, path: ref.path, parent, expanded: open, ...fields });
+    this.groups.push({ id, kind, path: ref.path, parent, expanded: open, ...fields });
     if (open) this.expandedIds.push(id);
     return { id, open };
   }
@@ -73,7 +77,7 @@ class MapBuilder {
     });
     if (added === null) return null;
     if (added.open) {
-      const route: Route = { children: new Map(), rest: null, files: null, fileGroups: null, filesRest: null };
+      const route: Route = { children: new Map(), rest: null, files: null, fileGroups: null, filesRest: null, drawnCode: 0, drawnDoc: 0 };
       this.routes.set(path, route);
       if (f.children.length === 0) this.#files(path, added.id, route);
       else this.#page(path, 0, added.id, route);
@@ -110,13 +114,23 @@ class MapBuilder {
     else if (added) route.rest = added.id;
   }
 
-  /** The files directly in `path`, one group each (a bound's worth), inside `parent`. */
-  #files(path: string, parent: string, route: Route): void {
-    const { rows, truncated } = this.reader.mapFolderFiles(path, MAP_BOUNDS.children - 1);
-    route.fileGroups = new Map();
-    this.fileFolders.push(path);
+  /**
+   * The files directly in `path` from position `offset` (largest first), one group each (a bound's
+   * worth), inside `parent`; then one `rest` group for the files left out, holding their node
+   * counts. That group is expandable: its ref is the folder's `files` ref at the offset it starts
+   * from (a `files` group otherwise always has offset 0, so the id is its own), and expanding it
+   * draws the next files inside it.
+   */
+  #files(path: string, parent: string, route: Route, offset = 0): void {
+    const { rows, truncated } = this.reader.mapFolderFiles(path, MAP_BOUNDS.children - 1, offset);
+    if (route.fileGroups === null) {
+      route.fileGroups = new Map();
+      this.fileFolders.push(path);
+    }
     for (const row of rows) {
       const code = row.role === 'code' ? row.nodes : 0;
+      route.drawnCode += code;
+      route.drawnDoc += row.nodes - code;
       const nodeId = this.reader.nodesOfFile(row.path, 1)[0];
       const added = this.#add({ kind: 'file', path: row.path, offset: 0 }, parent, {
         label: baseName(row.path), expandable: false, files: 1, nodes: row.nodes, code_nodes: code, doc_nodes: row.nodes - code, ...(nodeId !== undefined ? { node_id: nodeId } : {}),
@@ -125,12 +139,18 @@ class MapBuilder {
     }
     if (!truncated) return;
     const f = this.#folders.get(path)!;
-    const more = f.ownFiles - rows.length;
-    const added = this.#add({ kind: 'rest', path, offset: rows.length }, parent, {
-      label: `+${more} more files in ${baseName(path)}`, expandable: false, files: more, nodes: 0, code_nodes: 0, doc_nodes: 0,
-    });
+    const more = f.ownFiles - offset - rows.length;
+    // The rest holds what the pages drawn so far (this one and the enclosing ones) did not.
+    const code = Math.max(0, f.ownCode - route.drawnCode);
+    const doc = Math.max(0, f.ownDoc - route.drawnDoc);
+    const start = offset + rows.length;
+    const added = this.#add({ kind: 'files', path, offset: start }, parent, {
+      label: `+${more} more files in ${baseName(path)}`, expandable: more > 0, files: more, nodes: code + doc, code_nodes: code, doc_nodes: doc,
+    }, 'rest');
     this.cut = true;
-    if (added) route.filesRest = added.id;
+    if (added === null) return;
+    route.filesRest = added.id;
+    if (added.open) this.#files(path, added.id, route, start);
   }
 
   /** The drawn leaf group holding `path` (a folder with `/`, whose own files are meant, or a file), or null. */

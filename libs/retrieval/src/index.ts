@@ -5,8 +5,8 @@ export type { QueryTerm, AnalysedQuery, RankedNode, RankedResult, DroppedTerm } 
 export { rankNodes, analyseQuery, wordStem, nameWords, ABBREVIATIONS, QUESTION_WORDS, EXPANSION_WEIGHT, CANDIDATE_WINDOW, RANK_WEIGHTS, MAX_QUERY_PHRASES, MATCH_TIER } from './ranking.js';
 export { americanSpelling, spellingVariants } from './spelling.js';
 export { boundedExcerpt, EXCERPT_SCAN_CHARS, EXCERPT_TOKENS } from './excerpt.js';
-export type { TraversalDirection, TraversalItem, TraversalResult, TraversalOptions, Backlink, BacklinkPosition, NodeEdges } from './traversal.js';
-export { traverse, backlinks, nodeEdges, missingNode, withReviewStates, DEFAULT_EDGE_BUDGET } from './traversal.js';
+export type { TraversalDirection, TraversalItem, TraversalResult, TraversalOptions, PartialExpansion, Backlink, BacklinkPosition, NodeEdges } from './traversal.js';
+export { traverse, backlinks, nodeEdges, missingNode, withReviewStates, DEFAULT_EDGE_BUDGET, PARTIAL_EXPANSIONS_LISTED } from './traversal.js';
 export { encodeCursor, decodeCursor, paramsHash, cursorOffset, CURSOR_DOMAIN, CURSOR_PARAMS_DOMAIN, MAX_CURSOR_LENGTH } from './cursor.js';
 export type { CursorBinding, CursorPosition, DecodedCursor, InvalidCursorReason } from './cursor.js';
 export type { PrefixStop, PrefixTruncation, FitPrefixOptions } from './paging.js';

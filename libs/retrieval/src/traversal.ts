@@ -42,6 +42,24 @@ export interface TraversalResult {
   /** Candidate edges examined, at most the budget (+1 probe row per query). */
   examined_edges: number;
   edge_budget: number;
+  /**
+   * Present when the result limit cut a depth (`truncation_reason` `result_limit`, or `edge_budget`
+   * when the budget also ran out in that depth): each node (the start node or an item) whose
+   * neighbours at the next depth were only partly listed, with how many were `listed` and
+   * `omitted`, in traversal order, at most {@link PARTIAL_EXPANSIONS_LISTED}. The cut depth's room
+   * is shared round-robin by the nodes it was reached from.
+   */
+  partially_expanded?: PartialExpansion[];
+}
+
+/** Most entries of `partially_expanded` (the first in traversal order). */
+export const PARTIAL_EXPANSIONS_LISTED = 100;
+
+/** A node whose next-depth neighbours a result limit cut: `listed` of them are items, `omitted` are not. */
+export interface PartialExpansion {
+  id: string;
+  listed: number;
+  omitted: number;
 }
 
 /** Options of {@link traverse}. */
@@ -117,73 +135,102 @@ export function traverse(reader: IndexReader, startId: string, options: Traversa
   if (!reader.hasNode(startId)) throw missingNode(reader, startId);
   const budget = options.edgeBudget ?? DEFAULT_EDGE_BUDGET;
   const relations = options.relations && options.relations.length > 0 ? [...options.relations] : null;
-  const otherEnd = (edge: EdgeRecord): string => (options.direction === 'outgoing' ? edge.target_id : edge.source_id);
-
   const seen = new Set<string>([startId]);
   const items: TraversalItem[] = [];
-  // Items of the depth being expanded, by id: a later edge from the previous layer adds its relation.
-  let layer = new Map<string, TraversalItem>();
+  const partial: PartialExpansion[] = [];
   let frontier = [startId];
   let examined = 0;
   let reason: TraversalResult['truncation_reason'] = null;
-  let full = false;
-
-  outer: for (let depth = 1; depth <= options.depth && frontier.length > 0; depth += 1) {
-    const next: string[] = [];
-    layer = new Map();
-    for (const from of frontier) {
-      const remaining = budget - examined;
-      if (remaining <= 0) {
-        reason = 'edge_budget';
-        break outer;
-      }
-      const rows = reader.edges(from, options.direction, relations, remaining + 1);
-      const usable = rows.slice(0, remaining);
-      examined += usable.length;
-      for (const row of usable) {
-        const other = otherEnd(row);
-        const known = layer.get(other);
-        if (known) {
-          if (!known.relations.includes(row.relation)) known.relations.push(row.relation);
-          continue;
-        }
-        if (seen.has(other)) continue;
-        if (items.length >= options.limit) {
-          // Limit reached: list no further node, but finish this layer so the relations of the
-          // items already listed at this depth are complete (still within the edge budget).
-          full = true;
-          continue;
-        }
-        seen.add(other);
-        const node = reader.nodeBrief(other);
-        const item: TraversalItem = {
-          id: other,
-          kind: node?.kind ?? null,
-          title: node?.title ?? null,
-          source_path: node?.source_path ?? null,
-          depth,
-          relation: row.relation,
-          relations: [row.relation],
-          via: from,
-          declared_in: { path: row.source_path, line: row.line },
-        };
-        items.push(item);
-        layer.set(other, item);
-        next.push(other);
-      }
-      if (rows.length > remaining) {
-        reason = 'edge_budget';
-        break outer;
-      }
+  for (let depth = 1; depth <= options.depth && frontier.length > 0; depth += 1) {
+    const layer = readLayer(reader, frontier, depth, seen, { direction: options.direction, relations, budget: budget - examined });
+    examined += layer.examined;
+    const room = options.limit - items.length;
+    const kept = layer.items.length > room ? spreadOverParents(frontier, layer, room, partial) : layer.items;
+    for (const item of kept) {
+      seen.add(item.id);
+      items.push(item);
     }
-    if (full) {
-      reason = 'result_limit';
-      break;
-    }
-    frontier = next;
+    if (layer.budgetHit) reason = 'edge_budget';
+    else if (kept.length < layer.items.length) reason = 'result_limit';
+    if (reason !== null) break;
+    frontier = kept.map((item) => item.id);
   }
   for (const item of items) item.relations.sort(compareCodeUnits);
-  return { items, truncated: reason !== null, truncation_reason: reason, examined_edges: examined, edge_budget: budget };
+  return { items, truncated: reason !== null, truncation_reason: reason, examined_edges: examined, edge_budget: budget, ...(partial.length > 0 ? { partially_expanded: partial } : {}) };
+}
+
+/**
+ * One depth of a traversal: the new nodes it reaches (in frontier then edge order), every frontier
+ * node reaching each of them (in frontier order), the edges read, whether the budget stopped it.
+ */
+interface Layer {
+  items: TraversalItem[];
+  parents: Map<string, string[]>;
+  examined: number;
+  budgetHit: boolean;
+}
+
+/**
+ * Reads the edges of every frontier node (at most `budget` in all, ordered by relation then
+ * neighbour id) and lists each node not yet seen once, reached by the first edge that reaches it;
+ * a later edge of the same depth adds its relation and, from another frontier node, that parent.
+ */
+function readLayer(reader: IndexReader, frontier: readonly string[], depth: number, seen: ReadonlySet<string>, options: { direction: TraversalDirection; relations: string[] | null; budget: number }): Layer {
+  const byId = new Map<string, TraversalItem>();
+  const parents = new Map<string, string[]>();
+  const done = (budgetHit: boolean): Layer => ({ items: [...byId.values()], parents, examined, budgetHit });
+  let examined = 0;
+  for (const from of frontier) {
+    const remaining = options.budget - examined;
+    if (remaining <= 0) return done(true);
+    const rows = reader.edges(from, options.direction, options.relations, remaining + 1);
+    const usable = rows.slice(0, remaining);
+    examined += usable.length;
+    for (const row of usable) {
+      const other = options.direction === 'outgoing' ? row.target_id : row.source_id;
+      const known = byId.get(other);
+      if (known) {
+        if (!known.relations.includes(row.relation)) known.relations.push(row.relation);
+        const of = parents.get(other)!;
+        if (of[of.length - 1] !== from) of.push(from);
+        continue;
+      }
+      if (seen.has(other)) continue;
+      const node = reader.nodeBrief(other);
+      byId.set(other, { id: other, kind: node?.kind ?? null, title: node?.title ?? null, source_path: node?.source_path ?? null, depth, relation: row.relation, relations: [row.relation], via: from, declared_in: { path: row.source_path, line: row.line } });
+      parents.set(other, [from]);
+    }
+    if (rows.length > remaining) return done(true);
+  }
+  return done(false);
+}
+
+/**
+ * The `room` items of a layer that does not fit, spread fairly over the nodes that reach them:
+ * round-robin over the parents in frontier order, each taking its next item (edge order) not
+ * already kept, so no branch disappears while another fills the page (an item reached from
+ * several parents counts for each). Kept items stay in layer order. Appends to `partial` each
+ * parent with items left out, in frontier order.
+ */
+function spreadOverParents(frontier: readonly string[], layer: Layer, room: number, partial: PartialExpansion[]): TraversalItem[] {
+  const byParent = new Map<string, TraversalItem[]>(frontier.map((id) => [id, []]));
+  for (const item of layer.items) for (const parent of layer.parents.get(item.id)!) byParent.get(parent)!.push(item);
+  const next = new Map<string, number>();
+  const kept = new Set<TraversalItem>();
+  while (kept.size < room) {
+    for (const [parent, children] of byParent) {
+      if (kept.size >= room) break;
+      let at = next.get(parent) ?? 0;
+      while (at < children.length && kept.has(children[at]!)) at += 1;
+      if (at < children.length) kept.add(children[at]!);
+      next.set(parent, at + 1);
+    }
+  }
+  for (const [parent, children] of byParent) {
+    const listed = children.filter((child) => kept.has(child)).length;
+    if (listed < children.length && partial.length < PARTIAL_EXPANSIONS_LISTED) partial.push({ id: parent, listed, omitted: children.length - listed });
+  }
+  return layer.items.filter((item) => kept.has(item));
 }
 
 function compareCodeUnits(a: string, b: string): number {

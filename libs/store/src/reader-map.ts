@@ -83,12 +83,14 @@ export function mapFileEdges(sql: StatementCache, folder: string, excluded: read
 
 /**
  * The files directly in `folder` (trailing `/`; `''` for the root) with their role and node count,
- * by path, at most `limit`, and whether more exist.
+ * largest first (node count descending, then path), at most `limit` from position `offset`, and
+ * whether more exist after them.
  */
-export function mapFolderFiles(sql: StatementCache, folder: string, limit: number): { rows: { path: string; role: string; nodes: number }[]; truncated: boolean } {
+export function mapFolderFiles(sql: StatementCache, folder: string, limit: number, offset = 0): { rows: { path: string; role: string; nodes: number }[]; truncated: boolean } {
   const where = folder === '' ? `instr(path, '/') = 0` : `path >= ? AND path < ? AND instr(substr(path, ?), '/') = 0`;
   const bounds = folder === '' ? [] : [folder, `${folder.slice(0, -1)}0`, folder.length + 1];
-  const rows = sql.rows(`SELECT path, role, node_count AS nodes FROM sources WHERE ${where} ORDER BY path LIMIT ?`).all(...bounds, limit + 1) as { path: string; role: string; nodes: number }[];
+  // Largest files first (then by path): a bound leaves out the smallest files, never the ones holding most of the folder's nodes.
+  const rows = sql.rows(`SELECT path, role, node_count AS nodes FROM sources WHERE ${where} ORDER BY node_count DESC, path LIMIT ? OFFSET ?`).all(...bounds, limit + 1, offset) as { path: string; role: string; nodes: number }[];
   return { rows: rows.slice(0, limit), truncated: rows.length > limit };
 }
 

@@ -218,9 +218,9 @@ export class IndexReader {
     return mapFileEdges(this.#sql, folder, excluded, limit);
   }
 
-  /** Architecture map: the files directly in `folder` (trailing `/`, `''` for the root) with role and node count, at most `limit`. */
-  mapFolderFiles(folder: string, limit: number): { rows: { path: string; role: string; nodes: number }[]; truncated: boolean } {
-    return mapFolderFiles(this.#sql, folder, limit);
+  /** Architecture map: the files directly in `folder` (trailing `/`, `''` for the root) with role and node count, largest first, at most `limit` from `offset`. */
+  mapFolderFiles(folder: string, limit: number, offset = 0): { rows: { path: string; role: string; nodes: number }[]; truncated: boolean } {
+    return mapFolderFiles(this.#sql, folder, limit, offset);
   }
 
   /** Up to `limit` node ids declared in the file `path`, module-like nodes first. */

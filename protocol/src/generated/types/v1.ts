@@ -948,6 +948,16 @@ export interface DocforgeDependenciesOutput1 {
     examined_edges?: number;
     edge_budget?: number;
     /**
+     * Present only when the result limit cut a depth: the nodes (node_id or items) whose outgoing neighbours at the next depth were only partly listed, in traversal order (at most 100), each with how many were listed and omitted. The cut depth's room is shared round-robin by the nodes it was reached from (in the order they were listed), so every branch keeps some of its nodes; read a cut node's full list with docforge_backlinks (impact) or a traversal from that node.
+     *
+     * @maxItems 100
+     */
+    partially_expanded?: {
+      id: string;
+      listed: number;
+      omitted: number;
+    }[];
+    /**
      * Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).
      */
     oversized_items?: {
@@ -1737,6 +1747,16 @@ export interface DocforgeImpactOutput1 {
     truncation_reason: 'result_limit' | 'edge_budget' | null;
     examined_edges?: number;
     edge_budget?: number;
+    /**
+     * Present only when the result limit cut a depth: the nodes (node_id or items) whose callers and other incoming neighbours at the next depth were only partly listed, in traversal order (at most 100), each with how many were listed and omitted. The cut depth's room is shared round-robin by the nodes it was reached from (in the order they were listed), so every branch keeps some of its nodes; read a cut node's full list with docforge_backlinks (impact) or a traversal from that node.
+     *
+     * @maxItems 100
+     */
+    partially_expanded?: {
+      id: string;
+      listed: number;
+      omitted: number;
+    }[];
     /**
      * Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).
      */

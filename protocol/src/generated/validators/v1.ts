@@ -2384,7 +2384,7 @@ return errors === 0;
 }
 
 export const validate_docforge_dependencies_output = validate116;
-const schema41 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."},"review_state":{"enum":["reviewed","suspect","unreviewed"],"description":"Review state (issue 32) of the edge named by via and relation, when stamped or declared by a document."},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}},"description":"Project-relative file and line that declared the edge."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unresolved_calls":{"type":"integer","minimum":0,"description":"When the start node is a code node: its call sites that the adapter's linker could not prove a target for; they have no calls edge among the items (counted, never guessed)."},"unmatched_filters":{"type":"array","description":"Only on an empty result: the first 20 filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
+const schema41 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."},"review_state":{"enum":["reviewed","suspect","unreviewed"],"description":"Review state (issue 32) of the edge named by via and relation, when stamped or declared by a document."},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}},"description":"Project-relative file and line that declared the edge."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"partially_expanded":{"type":"array","maxItems":100,"description":"Present only when the result limit cut a depth: the nodes (node_id or items) whose outgoing neighbours at the next depth were only partly listed, in traversal order (at most 100), each with how many were listed and omitted. The cut depth's room is shared round-robin by the nodes it was reached from (in the order they were listed), so every branch keeps some of its nodes; read a cut node's full list with docforge_backlinks (impact) or a traversal from that node.","items":{"type":"object","required":["id","listed","omitted"],"additionalProperties":false,"properties":{"id":{"type":"string"},"listed":{"type":"integer","minimum":0},"omitted":{"type":"integer","minimum":1}}}},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unresolved_calls":{"type":"integer","minimum":0,"description":"When the start node is a code node: its call sites that the adapter's linker could not prove a target for; they have no calls edge among the items (counted, never guessed)."},"unmatched_filters":{"type":"array","description":"Only on an empty result: the first 20 filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json" */;
@@ -2517,32 +2517,71 @@ if(data0.edge_budget !== undefined){
 let data22 = data0.edge_budget;
 if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))) (vErrors ??= []).push({instancePath:instancePath+"/result/edge_budget",schemaPath:"#/properties/result/properties/edge_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
-if(data0.oversized_items !== undefined){
-let data23 = data0.oversized_items;
+if(data0.partially_expanded !== undefined){
+let data23 = data0.partially_expanded;
 if(Array.isArray(data23)){
+if(data23.length > 100) (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded",schemaPath:"#/properties/result/properties/partially_expanded/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}), errors++;
 const len2 = data23.length;
 for(let i3=0; i3<len2; i3++){
 let data24 = data23[i3];
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-for(const prop3 of schema41.properties.result.properties.oversized_items.items.required){
-if(data24[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
+for(const prop3 of schema41.properties.result.properties.partially_expanded.items.required){
+if(data24[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded/" + i3,schemaPath:"#/properties/result/properties/partially_expanded/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key0 in data24){
-if(!((key0 === "id") || (key0 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
+if(!(((key0 === "id") || (key0 === "listed")) || (key0 === "omitted"))) (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded/" + i3,schemaPath:"#/properties/result/properties/partially_expanded/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data24.id !== undefined){
-let data25 = data24.id;
-if((typeof data25 !== "string") && (data25 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema41.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(typeof data24.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded/" + i3+"/id",schemaPath:"#/properties/result/properties/partially_expanded/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data24.chars !== undefined){
-let data26 = data24.chars;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data24.listed !== undefined){
+let data26 = data24.listed;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))) (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded/" + i3+"/listed",schemaPath:"#/properties/result/properties/partially_expanded/items/properties/listed/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data26 == "number"){
-if(data26 < 0 || isNaN(data26)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data26 < 0 || isNaN(data26)) (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded/" + i3+"/listed",schemaPath:"#/properties/result/properties/partially_expanded/items/properties/listed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+}
+}
+if(data24.omitted !== undefined){
+let data27 = data24.omitted;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))) (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded/" + i3+"/omitted",schemaPath:"#/properties/result/properties/partially_expanded/items/properties/omitted/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data27 == "number"){
+if(data27 < 1 || isNaN(data27)) (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded/" + i3+"/omitted",schemaPath:"#/properties/result/properties/partially_expanded/items/properties/omitted/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 } else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded/" + i3,schemaPath:"#/properties/result/properties/partially_expanded/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded",schemaPath:"#/properties/result/properties/partially_expanded/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data0.oversized_items !== undefined){
+let data28 = data0.oversized_items;
+if(Array.isArray(data28)){
+const len3 = data28.length;
+for(let i4=0; i4<len3; i4++){
+let data29 = data28[i4];
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+for(const prop4 of schema41.properties.result.properties.oversized_items.items.required){
+if(data29[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+}
+for(const key1 in data29){
+if(!((key1 === "id") || (key1 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
+}
+if(data29.id !== undefined){
+let data30 = data29.id;
+if((typeof data30 !== "string") && (data30 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema41.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+}
+if(data29.chars !== undefined){
+let data31 = data29.chars;
+if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data31 == "number"){
+if(data31 < 0 || isNaN(data31)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 } else {
@@ -2550,37 +2589,37 @@ if(data26 < 0 || isNaN(data26)) (vErrors ??= []).push({instancePath:instancePath
 }
 }
 if(data0.unresolved_calls !== undefined){
-let data27 = data0.unresolved_calls;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data27 == "number"){
-if(data27 < 0 || isNaN(data27)) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data32 = data0.unresolved_calls;
+if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data32 == "number"){
+if(data32 < 0 || isNaN(data32)) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.unmatched_filters !== undefined){
-let data28 = data0.unmatched_filters;
-if(Array.isArray(data28)){
-const len3 = data28.length;
-for(let i4=0; i4<len3; i4++){
-let data29 = data28[i4];
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-for(const prop4 of schema41.properties.result.properties.unmatched_filters.items.required){
-if(data29[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+let data33 = data0.unmatched_filters;
+if(Array.isArray(data33)){
+const len4 = data33.length;
+for(let i5=0; i5<len4; i5++){
+let data34 = data33[i5];
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+for(const prop5 of schema41.properties.result.properties.unmatched_filters.items.required){
+if(data34[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
-for(const key1 in data29){
-if(!(((key1 === "filter") || (key1 === "value")) || (key1 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
+for(const key2 in data34){
+if(!(((key2 === "filter") || (key2 === "value")) || (key2 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
-if(data29.filter !== undefined){
-if(typeof data29.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data34.filter !== undefined){
+if(typeof data34.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data29.value !== undefined){
-if(typeof data29.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data34.value !== undefined){
+if(typeof data34.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data29.did_you_mean !== undefined){
-let data32 = data29.did_you_mean;
-if((typeof data32 !== "string") && (data32 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema41.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
+if(data34.did_you_mean !== undefined){
+let data37 = data34.did_you_mean;
+if((typeof data37 !== "string") && (data37 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema41.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
 }
 } else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 } else {
@@ -5510,7 +5549,7 @@ return errors === 0;
 }
 
 export const validate_docforge_impact_output = validate146;
-const schema52 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_impact.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}},"description":"Project-relative file and line that declared the edge."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unmatched_filters":{"type":"array","description":"Only on an empty result: the first 20 filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
+const schema52 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_impact.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}},"description":"Project-relative file and line that declared the edge."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"partially_expanded":{"type":"array","maxItems":100,"description":"Present only when the result limit cut a depth: the nodes (node_id or items) whose callers and other incoming neighbours at the next depth were only partly listed, in traversal order (at most 100), each with how many were listed and omitted. The cut depth's room is shared round-robin by the nodes it was reached from (in the order they were listed), so every branch keeps some of its nodes; read a cut node's full list with docforge_backlinks (impact) or a traversal from that node.","items":{"type":"object","required":["id","listed","omitted"],"additionalProperties":false,"properties":{"id":{"type":"string"},"listed":{"type":"integer","minimum":0},"omitted":{"type":"integer","minimum":1}}}},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unmatched_filters":{"type":"array","description":"Only on an empty result: the first 20 filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
 
 function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_impact.output.schema.json" */;
@@ -5639,32 +5678,71 @@ if(data0.edge_budget !== undefined){
 let data21 = data0.edge_budget;
 if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))) (vErrors ??= []).push({instancePath:instancePath+"/result/edge_budget",schemaPath:"#/properties/result/properties/edge_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
-if(data0.oversized_items !== undefined){
-let data22 = data0.oversized_items;
+if(data0.partially_expanded !== undefined){
+let data22 = data0.partially_expanded;
 if(Array.isArray(data22)){
+if(data22.length > 100) (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded",schemaPath:"#/properties/result/properties/partially_expanded/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}), errors++;
 const len2 = data22.length;
 for(let i3=0; i3<len2; i3++){
 let data23 = data22[i3];
 if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-for(const prop3 of schema52.properties.result.properties.oversized_items.items.required){
-if(data23[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
+for(const prop3 of schema52.properties.result.properties.partially_expanded.items.required){
+if(data23[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded/" + i3,schemaPath:"#/properties/result/properties/partially_expanded/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key0 in data23){
-if(!((key0 === "id") || (key0 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
+if(!(((key0 === "id") || (key0 === "listed")) || (key0 === "omitted"))) (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded/" + i3,schemaPath:"#/properties/result/properties/partially_expanded/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data23.id !== undefined){
-let data24 = data23.id;
-if((typeof data24 !== "string") && (data24 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema52.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(typeof data23.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded/" + i3+"/id",schemaPath:"#/properties/result/properties/partially_expanded/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data23.chars !== undefined){
-let data25 = data23.chars;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data23.listed !== undefined){
+let data25 = data23.listed;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))) (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded/" + i3+"/listed",schemaPath:"#/properties/result/properties/partially_expanded/items/properties/listed/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data25 == "number"){
-if(data25 < 0 || isNaN(data25)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data25 < 0 || isNaN(data25)) (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded/" + i3+"/listed",schemaPath:"#/properties/result/properties/partially_expanded/items/properties/listed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+}
+}
+if(data23.omitted !== undefined){
+let data26 = data23.omitted;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))) (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded/" + i3+"/omitted",schemaPath:"#/properties/result/properties/partially_expanded/items/properties/omitted/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data26 == "number"){
+if(data26 < 1 || isNaN(data26)) (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded/" + i3+"/omitted",schemaPath:"#/properties/result/properties/partially_expanded/items/properties/omitted/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 } else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded/" + i3,schemaPath:"#/properties/result/properties/partially_expanded/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded",schemaPath:"#/properties/result/properties/partially_expanded/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data0.oversized_items !== undefined){
+let data27 = data0.oversized_items;
+if(Array.isArray(data27)){
+const len3 = data27.length;
+for(let i4=0; i4<len3; i4++){
+let data28 = data27[i4];
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+for(const prop4 of schema52.properties.result.properties.oversized_items.items.required){
+if(data28[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+}
+for(const key1 in data28){
+if(!((key1 === "id") || (key1 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
+}
+if(data28.id !== undefined){
+let data29 = data28.id;
+if((typeof data29 !== "string") && (data29 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema52.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+}
+if(data28.chars !== undefined){
+let data30 = data28.chars;
+if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data30 == "number"){
+if(data30 < 0 || isNaN(data30)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 } else {
@@ -5672,30 +5750,30 @@ if(data25 < 0 || isNaN(data25)) (vErrors ??= []).push({instancePath:instancePath
 }
 }
 if(data0.unmatched_filters !== undefined){
-let data26 = data0.unmatched_filters;
-if(Array.isArray(data26)){
-const len3 = data26.length;
-for(let i4=0; i4<len3; i4++){
-let data27 = data26[i4];
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-for(const prop4 of schema52.properties.result.properties.unmatched_filters.items.required){
-if(data27[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+let data31 = data0.unmatched_filters;
+if(Array.isArray(data31)){
+const len4 = data31.length;
+for(let i5=0; i5<len4; i5++){
+let data32 = data31[i5];
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+for(const prop5 of schema52.properties.result.properties.unmatched_filters.items.required){
+if(data32[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
-for(const key1 in data27){
-if(!(((key1 === "filter") || (key1 === "value")) || (key1 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
+for(const key2 in data32){
+if(!(((key2 === "filter") || (key2 === "value")) || (key2 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
-if(data27.filter !== undefined){
-if(typeof data27.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data32.filter !== undefined){
+if(typeof data32.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data27.value !== undefined){
-if(typeof data27.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data32.value !== undefined){
+if(typeof data32.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data27.did_you_mean !== undefined){
-let data30 = data27.did_you_mean;
-if((typeof data30 !== "string") && (data30 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema52.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
+if(data32.did_you_mean !== undefined){
+let data35 = data32.did_you_mean;
+if((typeof data35 !== "string") && (data35 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema52.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
 }
 } else {
-(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 } else {
