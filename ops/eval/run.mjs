@@ -13,8 +13,9 @@
 // ws (ws 8.18.3 from the npm registry, code only), objx (Debian's Go sources of objx 0.5.0, code only) and pyjwt
 // (Debian's python3-jwt 2.6.0, code only), piscina (the installed piscina 5.3.2: docs/docs Markdown and src/ TypeScript)
 // semver (the installed semver 7.8.6, code only), findmyway (the installed find-my-way 9.10.2, code only) and commander
-// (commander 14.0.3 from the npm registry, code only) and qs (qs 6.14.0 from the npm registry, code only).
-// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws|objx|pyjwt|piscina|semver|findmyway|commander|qs] [--verbose] [--json FILE]
+// (commander 14.0.3 from the npm registry, code only), qs (qs 6.14.0 from the npm registry, code only) and markdownit
+// (the installed markdown-it 14.3.3: lib/ code and its README as a file content root).
+// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws|objx|pyjwt|piscina|semver|findmyway|commander|qs|markdownit] [--verbose] [--json FILE]
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -213,12 +214,23 @@ function qsCorpus(root = path.join(outDir, 'qs')) {
   return root;
 }
 
+/** A project made of the installed markdown-it package (ops/eval/questions/markdownit.json `source`): lib/, index.mjs,
+ * bin/, package.json and README.md, its only document, as a file content root; dist/ (built from lib/) is left out. */
+function markdownItCorpus(root = path.join(outDir, 'markdownit')) {
+  const markdownIt = path.join(repo, 'node_modules', 'markdown-it');
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  for (const name of ['lib', 'bin', 'index.mjs', 'README.md', 'package.json']) cpSync(path.join(markdownIt, name), path.join(root, name), { recursive: true });
+  writeDescriptor(root, 'markdownit', ['README.md'], 'typescript');
+  return root;
+}
+
 /** Corpus builder per question set. */
 const CORPORA = {
   examples: examplesCorpus, fastify: () => fastifyCorpus(), koa: () => koaCorpus(), asyncio: () => asyncioCorpus(), npm: () => npmCorpus(),
   express: () => expressCorpus(), undici: () => undiciCorpus(), ws: () => wsCorpus(), objx: () => objxCorpus(), pyjwt: () => pyjwtCorpus(),
   piscina: () => piscinaCorpus(), semver: () => semverCorpus(), findmyway: () => findMyWayCorpus(),
-  commander: () => commanderCorpus(), qs: () => qsCorpus(),
+  commander: () => commanderCorpus(), qs: () => qsCorpus(), markdownit: () => markdownItCorpus(),
 };
 
 async function connect(root) {
