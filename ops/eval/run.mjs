@@ -14,8 +14,9 @@
 // (Debian's python3-jwt 2.6.0, code only), piscina (the installed piscina 5.3.2: docs/docs Markdown and src/ TypeScript)
 // semver (the installed semver 7.8.6, code only), findmyway (the installed find-my-way 9.10.2, code only) and commander
 // (commander 14.0.3 from the npm registry, code only), qs (qs 6.14.0 from the npm registry, code only) and markdownit
-// (the installed markdown-it 14.3.3: lib/ only; change tasks whose answers are the callers of the function changed).
-// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws|objx|pyjwt|piscina|semver|findmyway|commander|qs|markdownit] [--verbose] [--json FILE]
+// (the installed markdown-it 14.3.3: lib/ only; change tasks whose answers are the callers of the function changed) and
+// markdownitcode (the same package: lib/ code and its README as a file content root; code and doc questions).
+// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws|objx|pyjwt|piscina|semver|findmyway|commander|qs|markdownit|markdownitcode] [--verbose] [--json FILE]
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -223,12 +224,23 @@ function markdownItCorpus(root = path.join(outDir, 'markdownit')) {
   return root;
 }
 
+/** A project made of the installed markdown-it package (ops/eval/questions/markdownitcode.json `source`): lib/, index.mjs,
+ * bin/, package.json and README.md, its only document, as a file content root; dist/ (built from lib/) is left out. */
+function markdownItCodeCorpus(root = path.join(outDir, 'markdownitcode')) {
+  const markdownIt = path.join(repo, 'node_modules', 'markdown-it');
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  for (const name of ['lib', 'bin', 'index.mjs', 'README.md', 'package.json']) cpSync(path.join(markdownIt, name), path.join(root, name), { recursive: true });
+  writeDescriptor(root, 'markdownitcode', ['README.md'], 'typescript');
+  return root;
+}
+
 /** Corpus builder per question set. */
 const CORPORA = {
   examples: examplesCorpus, fastify: () => fastifyCorpus(), koa: () => koaCorpus(), asyncio: () => asyncioCorpus(), npm: () => npmCorpus(),
   express: () => expressCorpus(), undici: () => undiciCorpus(), ws: () => wsCorpus(), objx: () => objxCorpus(), pyjwt: () => pyjwtCorpus(),
   piscina: () => piscinaCorpus(), semver: () => semverCorpus(), findmyway: () => findMyWayCorpus(),
-  commander: () => commanderCorpus(), qs: () => qsCorpus(), markdownit: () => markdownItCorpus(),
+  commander: () => commanderCorpus(), qs: () => qsCorpus(), markdownit: () => markdownItCorpus(), markdownitcode: () => markdownItCodeCorpus(),
 };
 
 async function connect(root) {

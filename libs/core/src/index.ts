@@ -22,6 +22,7 @@ export { ownValue, setOwn } from './own-keys.js';
 export { collectCodeText, MAX_CODE_TEXT_CHARS, MAX_CODE_LINE_CHARS, type NodeCodeText, type CodeTextOptions } from './code-text.js';
 // A file's own doc comments (JSDoc `@param [options.x]`, `@property`) carried to the code text of the functions that read the name (issue 31).
 export { documentedNames, withDocumentedNames, MAX_BRIDGED_WORDS } from './documented-names.js';
+export { definedConstants, MAX_VALUE_LINES } from './defined-constants.js';
 export { ApiTable, MAX_API_NAMES } from './api-table.js';
 export type { ParameterList, MarkdownToken } from './param-lists.js';
 export { parameterLists, listedName } from './param-lists.js';

@@ -7,7 +7,7 @@ import type { AdapterManifest } from '@docforge/core';
  */
 export const typescriptManifest: AdapterManifest = Object.freeze({
   id: 'typescript',
-  version: '1.7.4',
+  version: '1.7.5',
   extensions: Object.freeze(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']),
   logic: true,
 });
