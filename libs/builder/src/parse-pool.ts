@@ -1,6 +1,7 @@
 /**
- * Parallel parsing for large code changes: `parallelism - 1` parse threads (piscina,
- * parse-worker.ts) and the build worker itself take batches from one queue.
+ * Parallel parsing for large changes (code, or much documentation): `parallelism - 1` parse threads
+ * (piscina, parse-worker.ts) and the build worker itself take batches from one queue; items come
+ * back in the order of the entries, whichever thread parsed them.
  *
  * A parse thread pays only where parsing costs much more than copying its result back (issue 14,
  * CPU time per thread measured on 2 cores). Each thread costs about 0.45 s of CPU to start (its
@@ -10,7 +11,12 @@
  * parse step with a parse thread and 1.63-1.82 s without. For code it is cheaper than the
  * TypeScript parse, but on fastify's package (2.3 MB of code) the build worker's parse step only
  * went from 1.0 s to 0.86 s of CPU, for 1.4 s more CPU in all and 336 instead of 212 MB of peak
- * RSS. So only the code counts, and `parsesInParallel` asks for several times fastify's.
+ * RSS. So only the code counted, and `parsesInParallel` asks for several times fastify's.
+ *
+ * Issue 35 let documentation in: a thread answers one JSON string per batch (no second copy in the
+ * build worker), batches of small pages grow to 128 KiB, and content bytes count a third. On 40,000
+ * generated pages the build worker's parse then took 4.0 s of CPU instead of 6.4-6.8 s inline, for
+ * 17-20% more CPU in all (ops/bench/parse-pool.mjs; docs/architecture.md has the whole-build figures).
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';

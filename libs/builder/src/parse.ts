@@ -185,9 +185,10 @@ export function sameShape<T extends object>(value: T): T {
 
 /**
  * A freshly parsed source with its entry, nodes, edges and links rebuilt in this thread. Structured
- * clone (parse threads, task messages) gives each message's objects their own hidden classes (50+
- * for 10k nodes), so every later pass over the graph ran megamorphic, several times slower, for the
- * worker's lifetime; rebuilt objects share one hidden class per kind.
+ * clone (task messages; parse threads answered so before issue 35) gives each message's objects
+ * their own hidden classes (50+ for 10k nodes), and code adapters build nodes of varying key order,
+ * so every later pass over the graph ran megamorphic, several times slower, for the worker's
+ * lifetime; rebuilt objects share one hidden class per kind. Used for code parses.
  */
 export function reshaped(source: CachedSource): CachedSource {
   return sameShape({ ...source, entry: sameShape(source.entry), nodes: source.nodes.map(sameShape), edges: source.edges.map(sameShape), links: source.links.map(sameShape) });
