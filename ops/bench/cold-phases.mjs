@@ -9,7 +9,8 @@
 //   rows   = .. last `write` line (node rows)
 //   fts    = .. `publish` line (edge, source and issue rows, then the FTS5 rebuilds and the commit)
 //   publish = .. worker idle (receipt, rename, parse cache, review baseline, kept caches)
-// The main thread (walk, CLI) and the other threads (V8 helpers, libuv) are reported apart. Prints;
+// The main thread (walk, CLI) and the other threads (V8 helpers, libuv, a parse thread when the
+// build parses on every core: the busiest three are named) are reported apart. Prints;
 // never asserts. Usage: node ops/bench/cold-phases.mjs ROOT [--node PATH] [--runs 1] [-- NODE_FLAGS...]
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -112,9 +113,10 @@ async function run() {
     prev = t;
   }
   const main = cpu(final.get(pid));
-  const rest = [...final].filter(([tid]) => tid !== pid && tid !== worker).reduce((s, [, t]) => s + cpu(t), 0);
+  const others = [...final].filter(([tid]) => tid !== pid && tid !== worker).map(([, t]) => cpu(t)).sort((a, b) => b - a);
+  const rest = others.reduce((s, t) => s + t, 0);
   console.log(`cold: wall ${wall.toFixed(1)} s, CPU ${(user + system).toFixed(1)} s (user ${user.toFixed(1)}, sys ${system.toFixed(1)}), peak RSS ${rss.toFixed(0)} MB; load ${before} -> ${load()}; ${stats.nodes} nodes, ${stats.edges} edges`);
-  console.log(`   build worker ${cpu(final.get(worker)).toFixed(1)} s: ${rows.join(', ')}; main thread ${main.toFixed(1)} s; other threads ${rest.toFixed(1)} s`);
+  console.log(`   build worker ${cpu(final.get(worker)).toFixed(1)} s: ${rows.join(', ')}; main thread ${main.toFixed(1)} s; other threads ${rest.toFixed(1)} s (busiest ${others.slice(0, 3).map((t) => t.toFixed(1)).join(', ')})`);
   console.log(`   stages (wall): parse ${(stats.parse_ms / 1000).toFixed(1)}, resolve ${(stats.resolve_ms / 1000).toFixed(1)}, write ${(stats.write_ms / 1000).toFixed(1)}, publish ${(stats.publish_ms / 1000).toFixed(1)}, worker total ${(stats.total_ms / 1000).toFixed(1)} s`);
 }
 

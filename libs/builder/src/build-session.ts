@@ -196,7 +196,8 @@ export class BuildSession implements SessionContext {
         current.set(item.entry.path, cached);
         stats.reused += 1;
       } else {
-        current.set(item.entry.path, pooled || item.entry.role !== 'content' ? reshaped(item.source) : keptInline(item.source));
+        // A content parse is kept as built: inline by one literal per kind, or from a parse thread's JSON (parse-pool.ts).
+        current.set(item.entry.path, item.entry.role !== 'content' ? reshaped(item.source) : keptInline(item.source));
         stats.parsed += 1;
       }
     }

@@ -25,11 +25,19 @@ export interface ParseBatchTask {
 export type ParsedBatchItem = { reuse: true; entry: SourceEntry } | { reuse: false; entry: SourceEntry; source: CachedSource };
 
 /**
+ * A parse thread's answer for one batch (parse-worker.ts): the JSON text of its `ParsedBatchItem[]`.
+ * One flat string costs the build worker one `JSON.parse`, whose objects of one key order share a
+ * hidden class, instead of a structured clone whose objects are copied again (`reshaped`); a parse
+ * is plain JSON data (the parse cache persists it as JSON).
+ */
+export type ParsedBatchJson = string;
+
+/**
  * Reads, hashes and parses a batch of sources (used inline and by parse-worker.ts); loads a code
  * adapter (adapter-registry.ts `ensureAdapters`) when the first of its files is parsed.
+ * @param descriptor the root's descriptor when the caller already loaded it for this build; loaded here otherwise
  */
-export async function parseBatch(task: ParseBatchTask): Promise<ParsedBatchItem[]> {
-  const descriptor = loadDescriptor(task.root);
+export async function parseBatch(task: ParseBatchTask, descriptor: Descriptor = loadDescriptor(task.root)): Promise<ParsedBatchItem[]> {
   // Code files without a known hash are parsed for certain: their adapters load first (loaded
   // after the batch's other parses instead, the compiler raised a cold build's peak RSS by 8 MB).
   await ensureAdapters(adaptersFor(descriptor, task.entries.filter((entry) => ownValue(task.knownHashes, entry.path) === undefined)));
@@ -177,9 +185,10 @@ export function sameShape<T extends object>(value: T): T {
 
 /**
  * A freshly parsed source with its entry, nodes, edges and links rebuilt in this thread. Structured
- * clone (parse threads, task messages) gives each message's objects their own hidden classes (50+
- * for 10k nodes), so every later pass over the graph ran megamorphic, several times slower, for the
- * worker's lifetime; rebuilt objects share one hidden class per kind.
+ * clone (task messages; parse threads answered so before issue 35) gives each message's objects
+ * their own hidden classes (50+ for 10k nodes), and code adapters build nodes of varying key order,
+ * so every later pass over the graph ran megamorphic, several times slower, for the worker's
+ * lifetime; rebuilt objects share one hidden class per kind. Used for code parses.
  */
 export function reshaped(source: CachedSource): CachedSource {
   return sameShape({ ...source, entry: sameShape(source.entry), nodes: source.nodes.map(sameShape), edges: source.edges.map(sameShape), links: source.links.map(sameShape) });
