@@ -282,7 +282,7 @@ export class IncrementalResolver {
     return changedPaths;
   }
 
-  /** Step 4: whether the code name tables changed (rebuilt only when built before and code ids, `defines` edges or copies changed). */
+  /** Step 4: whether the code name tables changed (rebuilt only when built before and code ids or `defines` edges changed). */
   private updateNames(changes: SourceChanges, changedIds: ReadonlySet<string>): boolean {
     if (this.names === null) return false;
     const definesChanged = [...changes.replaced].some((path) => {
@@ -290,13 +290,8 @@ export class IncrementalResolver {
       const after = changes.incoming.get(path)?.edges ?? [];
       return before.some((e) => e.relation === 'defines') || after.some((e) => e.relation === 'defines');
     });
-    // A code file that was, or becomes, a byte-identical copy of another changes which copy mentions name.
-    const copiesChanged = [...changes.replaced].some((path) => {
-      const after = changes.incoming.get(path)?.content_hash;
-      if (after === undefined || after === this.sources.get(path)?.source.content_hash) return false;
-      return this.names!.copies?.has(path) === true || [...changes.incoming.values()].some((other) => other.path !== path && other.content_hash === after);
-    });
-    if (!definesChanged && !copiesChanged && ![...changedIds].some((id) => id.startsWith('code:'))) return false;
+    // A replaced code file's nodes are new winners, so its copies (CodeNames.copies, by content hash) are rebuilt with them.
+    if (!definesChanged && ![...changedIds].some((id) => id.startsWith('code:'))) return false;
     const before = this.names;
     this.names = null;
     return !sameCodeNames(before, this.currentNames(changes.incoming));
