@@ -249,7 +249,7 @@ export function linkCode(
 /** The resolver's input for the sources of a build and its linked code edges; `pathExists` answers are recorded in `dependencies`. */
 function resolveInput(descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode, dependencies: DependencyRecorder | null): ResolveInput {
   const sources: ResolveSource[] = [{ path: '\u0000link', nodes: [], edges: linked.edges, links: [], api: linked.api }];
-  for (const s of current.values()) sources.push({ path: s.entry.path, nodes: s.nodes, edges: s.edges, links: s.links });
+  for (const s of current.values()) sources.push({ path: s.entry.path, nodes: s.nodes, edges: s.edges, links: s.links, content_hash: s.content_hash });
   const isCodeSourcePath = codeSourcePathMatcher(descriptor, codeExtensionsOf(descriptor.adapter.code));
   // realpath only (never read): an extensionless link to an existing non-page file or directory
   // inside the root is no broken_link; one reaching outside through a link counts as missing.

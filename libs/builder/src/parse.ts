@@ -6,7 +6,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { codeReviewHashes, documentReviewHash, ownValue, setOwn, sha256 } from '@docforge/core';
 import { readConfined } from '@docforge/fs-safe';
-import { decodeSourceText, invalidEncodingIssue } from '@docforge/core';
+import { decodeSourceText, invalidEncodingIssue, minifiedEvidence, minifiedReason, type GraphNode, type MinifiedEvidence } from '@docforge/core';
 import { loadDescriptor, parseContentSource, type Descriptor, type SourceEntry } from '@docforge/project';
 import { adapterFor, adaptersFor, adaptersSettled, ensureAdapters } from '@docforge/identity';
 import type { CachedSource } from './build-types.js';
@@ -120,7 +120,9 @@ export function parseSource(descriptor: Descriptor, entry: SourceEntry, bytes: U
   try {
     if (prepareFailure !== undefined) throw prepareFailure;
     const options = extractOptions(descriptor);
-    const extracted = adapter.extract({ path: entry.path, content: text, strategy: descriptor.adapter.strategy, logic: logicAllowed && descriptor.adapter.strategy === 'ast', ...(options === undefined ? {} : { options }) });
+    const minified = minifiedEvidence(text);
+    const extracted = adapter.extract({ path: entry.path, content: text, strategy: descriptor.adapter.strategy, logic: logicAllowed && descriptor.adapter.strategy === 'ast' && minified === null, ...(options === undefined ? {} : { options }) });
+    if (minified !== null) return minifiedSource(entry, text, contentHash, extracted.nodes, adapter.id, minified);
     // A code node's review hash is over its declaration's lines, whitespace normalised (issue 32 item 1).
     const review_hashes = extracted.review_hashes ?? codeReviewHashes(text, extracted.nodes);
     return { entry, content_hash: contentHash, ...extracted, code_text: extracted.code_text ?? [], review_hashes, links: [], adapter: adapter.id, stripped: false };
@@ -130,6 +132,23 @@ export function parseSource(descriptor: Descriptor, entry: SourceEntry, bytes: U
       issues: [{ severity: 'error', code: 'adapter_extraction_failed', message: `${entry.path}: ${adapter.id} adapter failed (${error instanceof Error ? error.message : String(error)})`, path: entry.path, line: null, node_id: null }],
     };
   }
+}
+
+/**
+ * A minified code file (core `minifiedEvidence`; new-user trial on marked: `lib/marked.esm.js` gave
+ * `#$`, `#G`, `#ne.walkTokens`): its module node only, so a link or import to the file still
+ * resolves, and one `minified_source` warning with the evidence; no declarations, no edges.
+ */
+function minifiedSource(entry: SourceEntry, text: string, contentHash: string, nodes: readonly GraphNode[], adapterId: string, evidence: MinifiedEvidence): CachedSource {
+  const kept = nodes.filter((node) => node.kind === 'module' && !node.id.includes('#'));
+  return {
+    entry, content_hash: contentHash, nodes: kept, edges: [], links: [], logic_steps: [], logic_flows: [], link_data: null, code_text: [], adapter: adapterId, stripped: false,
+    review_hashes: codeReviewHashes(text, kept),
+    issues: [{
+      severity: 'warning', code: 'minified_source', path: entry.path, line: null, node_id: kept[0]?.id ?? null,
+      message: `${entry.path}: minified code (${minifiedReason(evidence)}); only its module is indexed, not its minified names; exclude it under [sources].exclude, or index the sources it was built from`,
+    }],
+  };
 }
 
 /** Re-reads and parses a source whose bodies were dropped after the last write (a full write needs them); `prepareFailure` as for {@link parseSource}. */

@@ -45,3 +45,7 @@ export { decodeSourceText, firstInvalidUtf8, invalidEncodingIssue } from './sour
 export { DESCRIPTOR_FILE_NAME, nearestProjectRoot, projectRootLookalike, initHint } from './project-root.js';
 export { authoredTextProblem, MAX_NODE_ID_CHARS, nodeIdProblem, shownId, UNSAFE_ID_CHARACTER, UNSAFE_TITLE_CHARACTER, type AuthoredText } from './node-id-rules.js';
 export { excludedClause, excludedImportIssue, excludedTarget } from './excluded-import.js';
+// Build copies of one source (content copies, twins) and the kept one, for search and mentions alike (issue 30, new-user trial on lru-cache).
+export { BUNDLE_FILE, codeParts, twinKey, copyPreference, compareCopyPaths, canonicalCopyPaths, copyKey, oneOfCopies } from './build-copies.js';
+// Minified code told by its shape (new-user trial on marked): init leaves it out, sync warns `minified_source`.
+export { minifiedEvidence, minifiedReason, MINIFIED_SAMPLE_CHARS, type MinifiedEvidence } from './minified.js';

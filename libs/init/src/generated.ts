@@ -5,9 +5,11 @@
  * exclude is listed as left out with its count, examples and how to undo it. Nothing is proposed
  * from a name alone where it could be a source: a twin glob only when every file it matches has
  * its twin, a bundle glob only when the code roots hold other code too. Bundles with no telling
- * name (zod's rollup `lib/index.mjs`) are found by what they declare (bundled.ts).
+ * name (zod's rollup `lib/index.mjs`) are found by what they declare (bundled.ts), minified ones
+ * (marked's `lib/marked.esm.js`) by the shape of their text (minified.ts).
  */
 import { bundledCopies } from './bundled.js';
+import { minifiedFiles } from './minified.js';
 import type { InitLeftOut } from './left-out.js';
 import { listFiles, type MAX_SCANNED_FILES } from './list-files.js';
 
@@ -71,6 +73,9 @@ export function generatedCopies(root: string, codeRoots: readonly string[], skip
     excludes.push(glob);
     leftOut.push({ path: glob, reason: `${matched.length} ${rule.what} (${examples(matched)}); excluded as "${glob}" (remove it from [sources].exclude to index them)` });
   }
-  const byContent = bundledCopies(root, files.filter((path) => !bundled.has(path) && !twinned.has(path)));
-  return { excludes: [...excludes, ...byContent.excludes], leftOut: [...leftOut, ...byContent.leftOut] };
+  const rest = files.filter((path) => !bundled.has(path) && !twinned.has(path));
+  // Minified files first (marked's `lib/marked.esm.js`): what they declare is no name to compare.
+  const minified = minifiedFiles(root, rest);
+  const byContent = bundledCopies(root, rest.filter((path) => !minified.excludes.includes(path)));
+  return { excludes: [...excludes, ...minified.excludes, ...byContent.excludes], leftOut: [...leftOut, ...minified.leftOut, ...byContent.leftOut] };
 }

@@ -2,7 +2,7 @@
  * The code name tables mentions are resolved against (resolve-refs.ts): module paths, qualified
  * names, `module.export` forms, leaf names, top-level declarations and public API names.
  */
-import type { GraphEdge, GraphNode } from '@docforge/core';
+import { canonicalCopyPaths, type GraphEdge, type GraphNode } from '@docforge/core';
 import type { ApiNames } from './resolve-api.js';
 import type { ReceiverTable } from './drift-mentions.js';
 
@@ -20,6 +20,8 @@ export interface CodeNames {
   api: Map<string, string[]>;
   /** Public API keys by their last name (`option` → `commander.Command.option`, `<id>().option`), for `.option()` mentions. */
   apiMembers: Map<string, string[]>;
+  /** Per code path with byte-identical copies, the kept one (core `canonicalCopyPaths`). */
+  copies?: Map<string, string>;
   /** Receivers of qualified names (drift-mentions.ts), built on the first unresolved mention. */
   receivers?: ReceiverTable;
 }
@@ -36,7 +38,7 @@ function push(map: Map<string, string[]>, key: string, id: string): void {
  * `defines` edges of modules (their exports): `<module>.<export>` where `<module>` is the file's
  * base name without extension (`pino.js` gives `pino`).
  */
-export function codeNames(winners: ReadonlyMap<string, GraphNode>, sources: Iterable<{ edges: readonly GraphEdge[]; api?: ApiNames }>): CodeNames {
+export function codeNames(winners: ReadonlyMap<string, GraphNode>, sources: Iterable<{ path: string; edges: readonly GraphEdge[]; api?: ApiNames; content_hash?: string }>): CodeNames {
   const names: CodeNames = { paths: new Map(), qualified: new Map(), exports: new Map(), leaves: new Set(), members: new Set(), topLevel: new Map(), api: new Map(), apiMembers: new Map() };
   for (const [id, node] of winners) {
     if (!id.startsWith('code:')) continue;
@@ -52,7 +54,9 @@ export function codeNames(winners: ReadonlyMap<string, GraphNode>, sources: Iter
     if (leaf !== qualified) names.members.add(leaf);
     else if (!node.capabilities.includes('test')) push(names.topLevel, qualified, id);
   }
+  const hashes: [string, string][] = [];
   for (const source of sources) {
+    if (source.content_hash !== undefined && names.paths.has(source.path)) hashes.push([source.path, source.content_hash]);
     for (const [name, ids] of source.api ?? []) {
       for (const id of ids) if (winners.has(id)) push(names.api, name, id);
       if (name.includes('.') && names.api.has(name)) push(names.apiMembers, name.slice(name.lastIndexOf('.') + 1), name);
@@ -65,6 +69,7 @@ export function codeNames(winners: ReadonlyMap<string, GraphNode>, sources: Iter
       push(names.exports, `${base}.${edge.target_id.slice(hash + 1).replace(/~\d+$/, '')}`, edge.target_id);
     }
   }
+  names.copies = canonicalCopyPaths(hashes);
   return names;
 }
 
@@ -83,6 +88,7 @@ export function sameCodeNames(a: CodeNames, b: CodeNames): boolean {
   for (const [key, id] of a.paths) if (b.paths.get(key) !== id) return false;
   for (const leaf of a.leaves) if (!b.leaves.has(leaf)) return false;
   for (const leaf of a.members) if (!b.members.has(leaf)) return false;
+  if ((a.copies?.size ?? 0) !== (b.copies?.size ?? 0) || [...(a.copies ?? [])].some(([path, kept]) => b.copies?.get(path) !== kept)) return false;
   return sameLists(a.qualified, b.qualified) && sameLists(a.exports, b.exports) && sameLists(a.topLevel, b.topLevel) && sameLists(a.api, b.api);
 }
 

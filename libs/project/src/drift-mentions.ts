@@ -39,9 +39,9 @@ const CODE_PATH = /^[\w.@-]+(?:\/[\w.@-]+)+\.[A-Za-z]+$/;
 /** `A.B#m`: Ruby and JSDoc notation for the instance method `m` of `A.B` (`Rake::Task#invoke`, new-user trial u2). */
 const INSTANCE_MEMBER = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*#[A-Za-z_$][\w$]*[?!=]?$/;
 
-/** A mention's name: a trailing call (`()`, `(a, b)`) and a leading `./` dropped, `::` read as `.` (issue 33 item 6), `A::B#m` as `A.B.m`. */
+/** A mention's name: a trailing call (`()`, `(a, b)`) and a leading `./` dropped, `::` read as `.` (issue 33 item 6), `A::B#m` as `A.B.m`, PHP's `\Monolog\Registry` as `Monolog.Registry`. */
 export function mentionName(text: string): string {
-  const name = text.replace(/(?<!\s)\s*\([^()]*\)\s*$/, '').replace(/^\.\//, '').trim().replace(/(?<=\w)::(?=\w)/g, '.');
+  const name = text.replace(/(?<!\s)\s*\([^()]*\)\s*$/, '').replace(/^\.\//, '').trim().replace(/(?<=\w)::(?=\w)/g, '.').replace(/^\\(?=[A-Za-z_]\w*\\)/, '').replace(/(?<=\w)\\(?=[A-Za-z_])/g, '.');
   return INSTANCE_MEMBER.test(name) ? name.replace('#', '.') : name;
 }
 

@@ -290,6 +290,7 @@ export class IncrementalResolver {
       const after = changes.incoming.get(path)?.edges ?? [];
       return before.some((e) => e.relation === 'defines') || after.some((e) => e.relation === 'defines');
     });
+    // A replaced code file's nodes are new winners, so its copies (CodeNames.copies, by content hash) are rebuilt with them.
     if (!definesChanged && ![...changedIds].some((id) => id.startsWith('code:'))) return false;
     const before = this.names;
     this.names = null;

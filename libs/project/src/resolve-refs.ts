@@ -5,7 +5,7 @@
  * merged into the final edges. Every lookup a source makes can be reported to a recorder, which is
  * how the incremental resolver knows which sources a change can affect.
  */
-import { MAX_MENTION_SECTIONS, codeId, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
+import { MAX_MENTION_SECTIONS, codeId, oneOfCopies, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import type { LinkRef } from './content.js';
 import { anchorIds, anchorResolves } from '@docforge/markdown';
 import { apiTargets, memberTargets, type ApiNames } from './resolve-api.js';
@@ -24,6 +24,8 @@ export interface ResolveSource {
   links: readonly LinkRef[];
   /** Public API names proven by a code adapter's link step (the pseudo-source of linked edges only; issue 31 item 3). */
   api?: ApiNames;
+  /** The file's content hash (sha256 hex): code files of one hash are copies (core `canonicalCopyPaths`). */
+  content_hash?: string;
 }
 
 /**
@@ -387,16 +389,16 @@ export function resolveMention(text: string, names: CodeNames, counts: MentionCo
   const name = mentionName(text);
   if (name === '' || /\s/.test(name)) return null;
   // `.option()`: the one public API member so named (commander's README style; resolve-api.ts memberTargets).
-  if (/^\.[A-Za-z_$][\w$]*$/.test(name)) return oneOf(withoutDeclarationTwins(memberTargets(name.slice(1), names.api, names.apiMembers)), counts);
+  if (/^\.[A-Za-z_$][\w$]*$/.test(name)) return oneOf(withoutDeclarationTwins(memberTargets(name.slice(1), names.api, names.apiMembers), names), counts);
   let unproven = false;
   const called = text.trimEnd().endsWith(')');
   if (receiver !== undefined && (name.includes('.') || called)) {
     const bound = apiTargets(name, receiver, names.api, isStatic);
-    let ids = withoutDeclarationTwins(bound.ids);
+    let ids = withoutDeclarationTwins(bound.ids, names);
     const rest = name.split('.').slice(1);
     // A bound package export the public API does not follow (`exports.program = new Command()`): its package's one member so named.
     if (ids.length === 0 && receiver.module !== undefined && receiver.call === undefined && receiver.construct === undefined && rest.length === 1 && !names.api.has([receiver.module, ...receiver.path].join('.'))) {
-      ids = withoutDeclarationTwins(memberTargets(rest[0]!, names.api, names.apiMembers, receiver.module));
+      ids = withoutDeclarationTwins(memberTargets(rest[0]!, names.api, names.apiMembers, receiver.module), names);
     }
     if (ids.length > 0) return oneOf(ids, counts);
     unproven = bound.unproven;
@@ -430,12 +432,13 @@ const DECLARATION_FILE = /\.d\.[cm]?ts$|\.pyi$/;
  * one: a name that a package's implementation declares and its shipped typings repeat names the
  * implementation (new-user trial: commander's `typings/index.d.ts` made `Command.requiredOption`
  * ambiguous, so the README's mention linked nothing, and a rename in the JavaScript hid behind the
- * typings). Names only declaration files hold stay as they are.
+ * typings). Names only declaration files hold stay as they are. Ids that are all build copies of
+ * one declaration (byte-identical files, twins: core `oneOfCopies`) name the kept copy, as search shows it.
  */
-function withoutDeclarationTwins(ids: readonly string[]): readonly string[] {
+function withoutDeclarationTwins(ids: readonly string[], names: CodeNames): readonly string[] {
   if (ids.length < 2) return ids;
   const implementation = ids.filter((id) => !DECLARATION_FILE.test(id.slice('code:'.length).split('#')[0]!));
-  return implementation.length === 0 ? ids : implementation;
+  return oneOfCopies(implementation.length === 0 ? ids : implementation, (path) => names.copies?.get(path));
 }
 
 /** {@link resolveMention} by the name tables (and, without a document binding, the public API as written). */
@@ -446,7 +449,7 @@ function resolveByName(name: string, names: CodeNames, counts: MentionCounts, un
     return path;
   }
   if (!name.includes('.')) {
-    const top = withoutDeclarationTwins(names.topLevel.get(name) ?? []);
+    const top = withoutDeclarationTwins(names.topLevel.get(name) ?? [], names);
     if (top.length === 1 && !names.members.has(name) && DISTINCTIVE_NAME.test(name)) {
       counts.linked += 1;
       return top[0]!;
@@ -454,7 +457,7 @@ function resolveByName(name: string, names: CodeNames, counts: MentionCounts, un
     if (/^[\w$#]+$/.test(name) && names.leaves.has(name)) counts.bare_leaf += 1;
     return null;
   }
-  const ids = withoutDeclarationTwins([...new Set([...(names.qualified.get(name) ?? []), ...(names.exports.get(name) ?? []), ...(unbound ? names.api.get(name) ?? [] : [])])]);
+  const ids = withoutDeclarationTwins([...new Set([...(names.qualified.get(name) ?? []), ...(names.exports.get(name) ?? []), ...(unbound ? names.api.get(name) ?? [] : [])])], names);
   if (ids.length === 1) {
     counts.linked += 1;
     return ids[0]!;

@@ -112,3 +112,19 @@ test('incremental resolution re-checks the file system and follows the relation 
   check(resolver, state, 'an undeclared relation appears', { exists, descriptor: closed });
   check(resolver, state, 'open vocabulary again', { exists });
 });
+
+test('incremental resolution follows byte-identical copies appearing and going (new-user trial on lru-cache)', () => {
+  const resolver = new IncrementalResolver();
+  const state: State = new Map();
+  const copy = (path: string, hash: string): ResolveSource => ({ ...codeFile(path, ['Cache', 'Cache.dispose'], ['Cache']), content_hash: hash });
+  state.set('docs/guide.md', parsed('docs/guide.md', '# Guide\n\nCall `Cache.dispose` to release.\n'));
+  state.set('dist/index.js', copy('dist/index.js', 'h1'));
+  state.set('dist/node/index.js', copy('dist/node/index.js', 'h1'));
+  check(resolver, state, 'two copies: the mention links the kept one');
+  const linked = resolveGraph({ descriptor: desc, sources: [...state.values()], codePaths: new Set(['dist/index.js', 'dist/node/index.js']) });
+  assert.deepEqual(linked.edges.filter((e) => e.relation === 'documents').map((e) => e.target_id), ['code:dist/index.js#Cache.dispose']);
+  state.set('dist/node/index.js', copy('dist/node/index.js', 'h2'));
+  check(resolver, state, 'no longer a copy: ambiguous');
+  state.set('dist/node/index.js', copy('dist/node/index.js', 'h1'));
+  check(resolver, state, 'a copy again');
+});

@@ -60,6 +60,7 @@ import { nameForm, recall, recallQuery, wordsOf, type RecallQuery } from './rank
 import { queryCoverage, REGION_LINES } from './ranking-coverage.js';
 import { phraseRows, queryPhrase } from './ranking-phrase.js';
 import { collapseCopies } from './ranking-copies.js';
+import { canonicalCopyPaths } from '@docforge/core';
 
 export { ABBREVIATIONS, analyseQuery, EXPANSION_WEIGHT, MAX_QUERY_PHRASES, QUESTION_WORDS, STOP_WORDS, wordStem } from './query.js';
 export type { AnalysedQuery, DroppedTerm, QueryTerm } from './query.js';
@@ -347,7 +348,10 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   // Build copies of one source (`x.js`, `x.cjs`, `x.d.ts`, a `cdn.js` bundle) are one entry (ranking-copies.ts),
   // after each code module is put below its own best declaration (ranking-containers.ts).
   const asksTests = analysed.terms.some((t) => t.weight === 1 && TEST_WORDS.has(t.stem));
-  return { ranked: collapseCopies(modulesBelowMembers(asksTests ? ranked : testsBelowCode(ranked), namedModules)), windowed, fts, match, terms: analysed };
+  // Byte-identical code files (lru-cache's `dist/commonjs/{,browser/,node/}index.js`) are one file to the collapse.
+  const codePaths = [...new Set(ranked.filter((r) => r.row.id.startsWith('code:')).map((r) => r.row.source_path))];
+  const canonical = canonicalCopyPaths(reader.codeSourceCopies(codePaths));
+  return { ranked: collapseCopies(modulesBelowMembers(asksTests ? ranked : testsBelowCode(ranked), namedModules), (path) => canonical.get(path)), windowed, fts, match, terms: analysed };
 }
 
 /** Each row's bm25 relative to the best of them (0..1, the best 1); empty when none has a negative bm25. */

@@ -166,6 +166,17 @@ export function sourceHash(sql: StatementCache, sourcePath: string): string | nu
   return (sql.pluck('SELECT content_hash FROM sources WHERE path = ?').get(sourcePath) as string | undefined) ?? null;
 }
 
+/**
+ * Code source files with the content of one of `paths` (the same non-empty content hash), each
+ * with its hash, the given code paths included: `[path, content_hash]` rows in path order (issue 30, new-user trial on lru-cache). One scan of `sources` (no index on the hash).
+ */
+export function codeSourceCopies(sql: StatementCache, paths: readonly string[]): [string, string][] {
+  if (paths.length === 0) return [];
+  return sql.rows(`SELECT path, content_hash FROM sources WHERE role = 'code' AND content_hash <> '' AND content_hash IN (
+      SELECT content_hash FROM sources WHERE path IN (SELECT value FROM json_each(?)) GROUP BY content_hash
+    ) ORDER BY path`).raw().all(JSON.stringify(paths)) as [string, string][];
+}
+
 /** The stat identity (`size:mtime_ns:ctime_ns:ino`) of every indexed source file, by path. */
 export function sourceStats(sql: StatementCache): Map<string, string> {
   const rows = sql.rows('SELECT path, size, mtime_ns, ctime_ns, ino FROM sources').raw().all() as [string, number, string, string, string][];

@@ -3,7 +3,7 @@ import { sqliteDatabase } from './sqlite.js';
 import { errors, type Anchor, type EdgeReview, type GraphNode, type MentionSection, type ReviewState, type SourceIssue } from '@docforge/core';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
-import { countsByKind, facetValues, filterValueExists, nodeIdsAtPath, nodeIdsNear, nodeIdsWithPrefix, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, sourceStats, type FacetCounts, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
+import { countsByKind, facetValues, filterValueExists, nodeIdsAtPath, nodeIdsNear, nodeIdsWithPrefix, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, sourceStats, codeSourceCopies, type FacetCounts, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
 import { ftsExpression, type FtsMatch } from './fts-match.js';
 import { ftsCandidates, ftsCodeCandidates, ftsDocumentCount, ftsFewMatches, ftsFirstMatches, ftsExcerptSources, ftsMatchingRowids, ftsNthMatchRowid, nodeCodeLines, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource, type RankedFtsCandidate } from './reader-fts.js';
 import { mapFileEdges, mapFolderCounts, mapFolderEdges, mapFolderFiles, nodesOfFile, type MapEdgeCount, type MapFolderCount } from './reader-map.js';
@@ -196,6 +196,11 @@ export class IndexReader {
   /** The stored content hash of a source file, or null when the file is not indexed. */
   sourceHash(sourcePath: string): string | null {
     return sourceHash(this.#sql, sourcePath);
+  }
+
+  /** Code files byte-identical to one of `paths`, with their content hashes ({@link codeSourceCopies}): the input of core `canonicalCopyPaths`. */
+  codeSourceCopies(paths: readonly string[]): [string, string][] {
+    return codeSourceCopies(this.#sql, paths);
   }
 
   /** The stat identity (`size:mtime_ns:ctime_ns:ino`) of every indexed source file, by project-relative path. */

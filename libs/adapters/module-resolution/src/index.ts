@@ -13,6 +13,6 @@ export { cargoLibName, rustResolver, rustApi } from './rust-resolve.js';
 export { javaResolver, javaApi } from './java-resolve.js';
 export { JAVA_LANG_TYPES, javaLangType, javaLangMembers } from './java-lang.js';
 export { csharpResolver, csharpApi } from './csharp-resolve.js';
-export { phpResolver } from './php-resolve.js';
+export { phpResolver, phpApi } from './php-resolve.js';
 export { rubyResolver } from './ruby-resolve.js';
 export { cppResolver } from './cpp-resolve.js';

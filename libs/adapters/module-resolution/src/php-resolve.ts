@@ -7,7 +7,7 @@
  * const` and namespace aliases bind nothing. A bare name sees the files of its own namespace.
  */
 import { posix } from 'node:path';
-import { excludedTarget } from '@docforge/core';
+import { ApiTable, excludedTarget } from '@docforge/core';
 import type { ImportTarget, LanguageResolver, ResolveContext, TreeImport } from './types.js';
 
 interface Psr4 {
@@ -99,4 +99,19 @@ export function phpResolver(context: ResolveContext): LanguageResolver {
       return file === null ? null : [file];
     },
   };
+}
+
+/**
+ * Public PHP names for doc mentions: `Namespace.Type` and `Namespace.Type.member` of the public
+ * declarations of each namespaced file (`Monolog.Registry`, `Monolog.Handler.HandlerInterface`), as
+ * a page writes them `Monolog\Registry` (mentionName reads `\` between names as `.`).
+ */
+export function phpApi(context: ResolveContext): Record<string, string[]> {
+  const table = new ApiTable();
+  for (const path of context.paths) {
+    const ns = (context.data.get(path)?.package ?? '').split('\\').filter((segment) => segment !== '').join('.');
+    if (ns === '') continue;
+    for (const [qname, def] of context.defsOf(path)) if (def.exported && !qname.includes('~')) table.add(`${ns}.${qname}`, def.id);
+  }
+  return table.toRecord();
 }

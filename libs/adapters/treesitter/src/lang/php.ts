@@ -11,7 +11,7 @@ import type { TreeImport } from '../link-data.js';
 import { lineAtOffset, maskSource } from '../lexical.js';
 import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
 import { collapse, named } from '../tree.js';
-import { phpResolver } from '@docforge/module-resolution';
+import { phpApi, phpResolver } from '@docforge/module-resolution';
 import { modifierDeclarations, phpUseLines, type DeclarationWords } from '@docforge/core';
 
 const KEYWORDS = new Set([
@@ -233,4 +233,5 @@ export const PHP_SPEC: LanguageSpec = {
   staticCalls: 'named',
   mixins: true,
   resolver: phpResolver,
+  api: phpApi,
 };
