@@ -46,7 +46,7 @@ export function replaceProblem(info: DirEntryInfo): { code: 'hard_link' | 'owner
   return null;
 }
 
-/** A failed confined operation: `code` is `moved`, `moved_after`, `link`, `missing`, `not_dir`, `not_file`, `bad_name`, `child_exited` or an errno code. */
+/** A failed confined operation: `code` is `moved`, `moved_after`, `link`, `missing`, `not_dir`, `not_file`, `bad_name`, `hard_link`, `owner`, `child_exited` or an errno code. */
 export class ConfinedDirError extends Error {
   constructor(readonly code: string, message: string) {
     super(message);
