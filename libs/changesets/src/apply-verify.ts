@@ -48,19 +48,12 @@ async function mismatch(run: ApplyRun, projected: Workspace, staged: StagedApply
 export async function verify(run: ApplyRun, projected: Workspace, staged: StagedApply, touched: readonly string[]): Promise<void> {
   let problem: string | null;
   try {
-    if (faultSet(run.faults, 'apply_verify_mismatch')) await tamper(run, staged);
     problem = await mismatch(run, projected, staged, touched);
+    // Test fault point: the read-back is treated as a mismatch. The files keep the staged bytes, so the
+    // rollback rewrites them (a file changed by hand would hold neither state and is never overwritten).
+    if (faultSet(run.faults, 'apply_verify_mismatch')) problem ??= 'test fault point apply_verify_mismatch: the read-back is treated as a mismatch';
   } catch (error) {
     problem = `the written files could not be read back: ${reasonOf(error)}`;
   }
   if (problem !== null) await rollBack(run, staged, 'verify', problem);
-}
-
-/** Test fault point `apply_verify_mismatch`: appends a line to the first written file (through its verified folder). */
-async function tamper(run: ApplyRun, staged: StagedApply): Promise<void> {
-  const first = staged.journal.files.find((f) => f.after_sha256 !== null);
-  if (first === undefined) return;
-  const folder = await run.dirs.open([first.plan.existing, ...first.plan.create].filter((s) => s !== '').join('/'));
-  const text = (await run.dirs.read(folder, first.plan.name))?.toString('utf8') ?? '';
-  await run.dirs.write(folder, first.plan.name, `${text}\ntampered by the test fault point apply_verify_mismatch\n`);
 }

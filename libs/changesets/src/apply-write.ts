@@ -11,11 +11,11 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { DocforgeError, errors, sha256, type TestFaults } from '@docforge/core';
-import { ConfinedDirError, type ConfinedDirs, type DirHandle, type StateLayout } from '@docforge/fs-safe';
+import { ConfinedDirError, replaceProblem, type ConfinedDirs, type DirHandle, type StateLayout } from '@docforge/fs-safe';
 import type { CanonicalApplier } from './applier.js';
 import { applyTarget, folderPlan, type FolderPlan } from './apply-target.js';
 import {
-  applicationHandle, backupHandle, backupDir, closeJournal, faultSet, JOURNAL_VERSION, killPoint, placeOf, restoreFiles, writeJournal, type Journal, type JournalFile,
+  applicationHandle, backupHandle, backupDir, closeJournal, faultSet, fileStates, JOURNAL_VERSION, killPoint, placeOf, restoreFiles, writeJournal, type Journal, type JournalFile,
 } from './journal.js';
 import { realContentRoots } from './journal-check.js';
 import type { ChangesetDocument } from './types.js';
@@ -67,6 +67,23 @@ async function diskText(dirs: ConfinedDirs, folder: DirHandle, name: string, id:
 }
 
 /**
+ * Refuses, before any write, a file a rename cannot replace keeping who may read it (applier trial
+ * F2; fs-safe `replaceProblem`): more than one hard link, or an owner or group this process cannot give.
+ * @throws DocforgeError `application_refused` (`reason_code` `hard_link` or `owner`; `stale_base` when its folder changed)
+ */
+async function checkReplaceable(dirs: ConfinedDirs, folder: DirHandle, name: string, id: string, rel: string): Promise<void> {
+  let problem;
+  try {
+    const kept = await dirs.entry(folder, name);
+    problem = kept === null ? null : replaceProblem(kept);
+  } catch (error) {
+    if (error instanceof ConfinedDirError) throw staleFile(id, rel, `cannot be checked through its verified folder (${error.message})`);
+    throw error;
+  }
+  if (problem !== null) throw errors.applicationRefused(id, `${rel} ${problem.reason}`, { reason_code: problem.code, path: rel });
+}
+
+/**
  * Stages every changed file of the projected workspace (step `prepared`, nothing written): its
  * target by the apply confinement rules, its folder verified by handle (dev, ino), and its bytes
  * on disk, read through that handle, must still be the base the projection read.
@@ -95,6 +112,7 @@ export async function stage(run: ApplyRun, ws: Workspace, doc: ChangesetDocument
     if (typeof plan === 'string') throw staleFile(doc.id, rel, `cannot be written: ${plan}`);
     const folder = await openFolder(run.dirs, doc, rel, plan.existing);
     if (before !== null && (await diskText(run.dirs, folder, plan.name, doc.id, rel)) !== before) throw staleFile(doc.id, rel, 'changed on disk since the projection read it');
+    if (before !== null) await checkReplaceable(run.dirs, folder, plan.name, doc.id, rel);
     files.push({ path: rel, target: placed.target, before_sha256: before === null ? null : sha256(before), after_sha256: after === null ? null : sha256(after), backup: null, link: after === null ? placed.link : null, plan, folder });
     texts.set(rel, after);
   }
@@ -135,7 +153,8 @@ async function writeBackups(run: ApplyRun, staged: StagedApply): Promise<void> {
     const bytes = await run.dirs.read(file.folder, file.plan.name);
     if (bytes === null || sha256(bytes) !== file.before_sha256) throw staleFile(staged.journal.changeset_id, file.path, 'changed on disk while it was backed up');
     file.backup = `file-${i}`;
-    await run.dirs.write(backups, file.backup, bytes);
+    // The backup keeps the file's permission bits (no more readable than the file; a restore of a deleted file takes them back).
+    await run.dirs.write(backups, file.backup, bytes, false, ((await run.dirs.entry(file.folder, file.plan.name))?.mode ?? 0o600) & 0o777);
   }
 }
 
@@ -204,20 +223,25 @@ export async function writeStaged(run: ApplyRun, staged: StagedApply): Promise<v
 }
 
 /**
- * Restores every file from the backups, proves it by hash, removes temp files and the folders
- * this application made, and closes the journal; then answers `application_failed`.
- * @throws DocforgeError `application_failed`, always: `restored: true` after a complete rollback;
- *   `restored: false` with `details.journal` (left open for recovery) when the rollback could not complete
+ * Restores every file not at its before bytes from the backups (a file already there is not
+ * written), proves it by hash, removes temp files and the folders this application made, and
+ * closes the journal; then answers `application_failed`.
+ * @throws DocforgeError `application_failed`, always: `restored: true` and `details.rewritten` after a
+ *   complete rollback; `restored: false` with `details.journal` (left open for recovery) and
+ *   `details.files` (each file's state) when the rollback could not complete or a file holds neither state
  */
 export async function rollBack(run: ApplyRun, staged: StagedApply, stageName: 'write' | 'verify', reason: string, cause?: unknown): Promise<never> {
+  let rewritten: number;
   try {
     // Also removes the folders this application made (journal `made_folders`), when empty again.
-    await restoreFiles(run.dirs, run.layout, journalRecord(staged.journal));
+    rewritten = await restoreFiles(run.dirs, run.layout, journalRecord(staged.journal));
     await closeJournal(run.dirs, run.layout);
   } catch (failure) {
+    // Say what is true of each file (applier trial F3), when the files can still be read.
+    const files = await fileStates(run.dirs, journalRecord(staged.journal)).catch(() => undefined);
     throw errors.applicationFailed(staged.journal.changeset_id, stageName, reason, {
-      restored: false, journal: run.layout.applicationJournal, backup_dir: backupDir(run.layout), rollback_error: reasonOf(failure),
+      restored: false, journal: run.layout.applicationJournal, backup_dir: backupDir(run.layout), rollback_error: reasonOf(failure), ...(files === undefined ? {} : { files }),
     }, { cause: failure });
   }
-  throw errors.applicationFailed(staged.journal.changeset_id, stageName, reason, {}, cause === undefined ? undefined : { cause });
+  throw errors.applicationFailed(staged.journal.changeset_id, stageName, reason, { rewritten }, cause === undefined ? undefined : { cause });
 }

@@ -16,7 +16,7 @@ import { checkApplierStillDeclared, type CanonicalApplier } from './applier.js';
 import { verify } from './apply-verify.js';
 import { journalRecord, reasonOf, stage, writeStaged, type ApplyRun } from './apply-write.js';
 import { evaluateStored } from './lifecycle.js';
-import { backupDir, closeJournal, filesAfter, journalOpen, killPoint, leftoversPresent, restoreFiles, writeJournal, type Journal } from './journal.js';
+import { backupDir, closeJournal, filesAfter, journalOpen, killPoint, leftoversPresent, restoreFiles, RestoreConflict, writeJournal, type Journal } from './journal.js';
 import { loadJournal } from './journal-check.js';
 import { deriveStaleness } from './status.js';
 import type { ChangesetStore } from './store.js';
@@ -110,10 +110,12 @@ function notAfter(error: unknown): false {
 /**
  * Recovers an interrupted application, if a journal is open (call holding the application lock):
  * steps before `verified` roll back from the backups; `verified` and `committed` roll forward
- * when every file proves to be the after state (else they roll back too). Without a journal,
+ * when every file proves to be the after state (else they roll back too). A file at neither state
+ * (edited or removed after the crash) is never overwritten: nothing is written and
+ * `application_recovery_conflict` names it (applier trial F1). Without a journal,
  * removes what a kill before the journal existed left (backups, temp files).
- * @throws DocforgeError `application_journal_invalid` (nothing touched); `application_in_progress`
- *   (`restored: false`, naming the journal, which stays open) when the rollback cannot complete
+ * @throws DocforgeError `application_journal_invalid` (nothing touched); `application_recovery_conflict`
+ *   (nothing touched; journal and backups kept); `application_in_progress` (`restored: false`, naming the journal, which stays open) when the rollback cannot complete
  */
 async function recoverLocked(store: ChangesetStore, layout: StateLayout, descriptor: Descriptor, dirs: ConfinedDirs, now: () => Date): Promise<RecoveryOutcome | null> {
   const journal = loadJournal(layout, descriptor);
@@ -139,6 +141,8 @@ async function recoverLocked(store: ChangesetStore, layout: StateLayout, descrip
     await restoreFiles(dirs, layout, journal);
     await closeJournal(dirs, layout);
   } catch (error) {
+    // A file edited or removed since the crash is never overwritten: nothing was written, the journal and backups stay.
+    if (error instanceof RestoreConflict) throw errors.applicationRecoveryConflict(journal.changeset_id, layout.applicationJournal, backupDir(layout), error.files, { cause: error });
     throw errors.applicationInProgress(journal.changeset_id, { journal: layout.applicationJournal, backup_dir: backupDir(layout), restored: false, reason: `recovery could not roll the interrupted application back: ${reasonOf(error)}` }, { cause: error });
   }
   return { changeset_id: journal.changeset_id, step: journal.step, action: 'rolled_back' };
@@ -151,7 +155,8 @@ async function recoverLocked(store: ChangesetStore, layout: StateLayout, descrip
  * @param descriptor the project's descriptor: every journal entry is re-confined to its real content roots
  * @returns what was done, or null when no journal was open
  * @throws DocforgeError `application_journal_invalid` (nothing changed) for a journal failing its
- *   schema or confinement; `application_in_progress` when a rollback cannot complete; `lock_timeout`
+ *   schema or confinement; `application_recovery_conflict` (nothing changed) when a file holds
+ *   neither recorded state; `application_in_progress` when a rollback cannot complete; `lock_timeout`
  */
 export async function recoverApplication(store: ChangesetStore, descriptor: Descriptor, options: { now?: () => Date } = {}): Promise<RecoveryOutcome | null> {
   const layout = layoutOf(store);

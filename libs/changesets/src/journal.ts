@@ -199,24 +199,76 @@ async function restoreOne(dirs: ConfinedDirs, file: JournalFile, backups: DirHan
   const bytes = backups === null ? null : await dirs.read(backups, file.backup!);
   if (bytes === null) throw new Error(`the backup ${file.backup} of ${file.path} is missing`);
   // Never re-created: a missing folder of an existing file fails the restore (the journal stays open).
-  await dirs.write(await dirs.open(dir), name, bytes);
+  // A file absent now (deleted by the change) takes back its permission bits from the backup.
+  await dirs.write(await dirs.open(dir), name, bytes, false, (await dirs.entry(backups!, file.backup!))?.mode);
+}
+
+/** Where one journal file stands now: its before bytes, its after bytes, or `neither` (edited or removed since, or no longer a file). */
+export interface FileCheck {
+  path: string;
+  state: 'before' | 'after' | 'neither';
+  /** SHA-256 of the bytes there now (null: absent or unreadable). */
+  sha256: string | null;
+  /** Its backup file name under `backup/` (null: the file did not exist before). */
+  backup: string | null;
+}
+
+/**
+ * The state of every journal file, by hash through verified handles (F1 of the applier trial).
+ * @throws ConfinedDirError when a folder on the way is moved, missing where a file existed, or a link (the caller writes nothing)
+ */
+export async function fileStates(dirs: ConfinedDirs, journal: Journal): Promise<FileCheck[]> {
+  const out: FileCheck[] = [];
+  for (const file of journal.files) {
+    // A name that is no longer a regular file holds neither state. The folder of a file that existed
+    // must be there: one missing, moved or swapped for a link fails the check (nothing is written).
+    const { dir, name } = placeOf(dirs.root, file.target);
+    const folder = file.before_sha256 === null ? await openOrNull(dirs, dir) : await dirs.open(dir);
+    const now = folder === null ? null : await dirs.read(folder, name).then((b) => (b === null ? null : sha256(b)), (error: unknown) => {
+      if (error instanceof ConfinedDirError && error.code === 'not_file') return undefined;
+      throw error;
+    });
+    const state = now === undefined ? 'neither' : now === file.before_sha256 ? 'before' : now === file.after_sha256 ? 'after' : 'neither';
+    out.push({ path: file.path, state, sha256: now ?? null, backup: file.backup });
+  }
+  return out;
+}
+
+/** A rollback refused before any write: some of `files` (every journal file's state) hold neither state the journal records, so writing would lose their bytes. */
+export class RestoreConflict extends Error {
+  constructor(readonly files: FileCheck[]) {
+    super(`${files.filter((f) => f.state === 'neither').map((f) => f.path).join(', ')} hold(s) neither the before nor the after bytes the journal records (edited or removed since the application began); nothing was overwritten`);
+    this.name = 'RestoreConflict';
+  }
 }
 
 /**
  * Restores every file of the journal to its before state (reverse order) by verified folder
  * handles, proves it by hash, and removes the temp files killed writes left beside the targets.
- * Call only with a journal built by this process or confined by {@link loadJournal}.
- * @throws Error (or ConfinedDirError) when a file cannot be restored or does not hash to its before state (the journal stays open)
+ * A file already at its before bytes is not written (a read-only folder holding only such files
+ * rolls back); a file at neither state is never overwritten: {@link RestoreConflict} is thrown
+ * before any write. Call only with a journal built by this process or confined by {@link loadJournal}.
+ * @returns how many files were rewritten from their backups (or removed, for created ones)
+ * @throws RestoreConflict (nothing written); Error (or ConfinedDirError) when a file cannot be restored or does not hash to its before state (the journal stays open)
  */
-export async function restoreFiles(dirs: ConfinedDirs, layout: StateLayout, journal: Journal): Promise<void> {
+export async function restoreFiles(dirs: ConfinedDirs, layout: StateLayout, journal: Journal): Promise<number> {
+  const states = await fileStates(dirs, journal);
+  if (states.some((f) => f.state === 'neither')) throw new RestoreConflict(states);
   const backups = await openOrNull(dirs, relToRoot(layout.root, backupDir(layout)));
-  for (const file of [...journal.files].reverse()) await restoreOne(dirs, file, backups);
+  let rewritten = 0;
+  for (const [i, file] of [...journal.files.entries()].reverse()) {
+    // A deleted link's target keeps its before bytes: only the link itself may need restoring.
+    if (states[i]!.state === 'before' && file.link === null) continue;
+    await restoreOne(dirs, file, backups);
+    if (states[i]!.state === 'after') rewritten += 1;
+  }
   for (const file of journal.files) {
     const now = await targetSha(dirs, file.target);
     if (now !== file.before_sha256) throw new Error(`restoring ${file.path} did not reproduce its before state (${now ?? 'absent'} instead of ${file.before_sha256 ?? 'absent'})`);
   }
   await removeTemps(dirs, journal);
   await removeMadeFolders(dirs, journal.made_folders ?? []);
+  return rewritten;
 }
 
 /** Removes the folders an application made, deepest first, when they are empty (a folder holding anything, or gone, stays as it is). */

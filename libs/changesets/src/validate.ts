@@ -6,6 +6,7 @@
  * conflict). Findings carry the operation index, node id, code and remediation.
  */
 import { canonicalJson, setOwn, sha256, type SourceIssue } from '@docforge/core';
+import { MAX_CONTENT_SOURCE_BYTES } from '@docforge/project';
 import { projectOperations, type OperationOutcome, type Projection } from './projection.js';
 import type { WriterPolicy } from './policy.js';
 import type { ChangesetDocument, Finding, Operation } from './types.js';
@@ -194,6 +195,13 @@ export function evaluate(view: ProjectView, operations: readonly Operation[], op
   // changed, and `no_change` would only repeat it.
   if (projection.operations.length > 0 && ws.changedPaths().length === 0 && !findings.some((f) => f.severity === 'error')) {
     findings.push({ severity: 'error', code: 'no_change', message: 'the changeset changes no canonical file: its operations cancel out or change nothing, so it could never be applied', remediation: 'fix_operation', operation_index: null, node_id: null, path: null });
+  }
+
+  // The loader does not index a content file over the fixed source limit (`source_too_large`), so a
+  // change that makes one could never verify after application (applier trial F4): refused here.
+  for (const p of ws.changedPaths()) {
+    const bytes = Buffer.byteLength(ws.text(p) ?? '', 'utf8');
+    if (bytes > MAX_CONTENT_SOURCE_BYTES) findings.push({ severity: 'error', code: 'file_too_large', message: `${p} would be ${bytes} bytes, over the ${MAX_CONTENT_SOURCE_BYTES}-byte (16 MiB) limit on content sources: the loader would not index it (source_too_large), so its nodes would vanish`, remediation: 'fix_operation', operation_index: null, node_id: null, path: p });
   }
 
   const captured: Record<string, string | null> = {};

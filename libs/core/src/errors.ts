@@ -78,6 +78,8 @@ export const ERROR_CODES = {
   application_refused: { message: 'The changeset cannot be applied to the canonical files; nothing was changed.', template: 'Changeset {changeset_id} cannot be applied: {reason:raw}', remediation: 'review_changeset' },
   application_failed: { message: 'Canonical application failed; details.restored says whether every canonical file was restored.', template: 'Applying changeset {changeset_id} failed at {stage:raw}: {reason:raw}; {outcome:raw}', remediation: 'inspect_then_retry' },
   application_in_progress: { message: 'An interrupted canonical application is open; no index generation is published from its files.', template: 'Canonical application of changeset {changeset_id} is in progress or was interrupted; the last publication is served until a gated DocForge process recovers it.', remediation: 'start_gated_process_to_recover', stale: true },
+  // Applier trial F1: recovery never overwrites a file edited (or removed) after the crash.
+  application_recovery_conflict: { message: 'Recovery of an interrupted canonical application stopped: a file holds neither the bytes before nor after the change; nothing was changed.', template: 'Recovery of the interrupted application of changeset {changeset_id} changed nothing: {paths:raw} hold(s) neither the bytes before nor the bytes after the change (edited or removed since it began), and recovery never overwrites them. Resolve by hand (details.files gives each file\'s state and backup): either copy each listed file\'s backup from {backup_dir:raw} back over it and start the gated process again (it then finishes the rollback), or keep the edits, copy back the backups of the files in state "after" if you want the change undone, then delete the journal {journal:raw} and that backup directory.', remediation: 'resolve_changed_files_by_hand' },
   canonical_applier_unavailable: { message: 'The project supplies no canonical applier.', template: '{reason:raw}', remediation: 'declare_canonical_applier' },
   // Viewer hardening (issue 12 fix F2): the source endpoint refuses a file that is no longer the indexed one.
   source_changed: { message: 'The source file is no longer the file that was indexed; the viewer shows only indexed content.', template: 'The source file {path} is no longer the file that was indexed ({reason:raw}); nothing was read out. Run docforge sync, then open the view again with docforge_visualize.', remediation: 'sync_then_visualize_again', stale: true },
@@ -350,14 +352,26 @@ export const errors = Object.freeze({
    * `rollback_error` when the rollback could not complete (the journal stays open for recovery).
    */
   applicationFailed(changesetId: string, stage: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    const files = Array.isArray(details['files']) ? (details['files'] as { path: string; state: string }[]) : null;
+    const off = files?.filter((f) => f.state !== 'before') ?? null;
+    const holds = off === null ? 'so canonical files may hold part of the change' : off.length === 0 ? 'every canonical file still holds its before bytes' : `not at their before bytes: ${off.map((f) => `${f.path} (${f.state})`).join(', ')}`;
     const outcome = details['restored'] === false
-      ? `the rollback could not complete (${String(details['rollback_error'])}), so canonical files may hold part of the change; the journal ${String(details['journal'])} stays open until a gated DocForge process recovers it (or refuses it for repair by hand).`
-      : 'every canonical file was restored.';
+      ? `the rollback could not complete (${String(details['rollback_error'])}); ${holds}; the journal ${String(details['journal'])} stays open until a gated DocForge process recovers it (or refuses it for repair by hand).`
+      : typeof details['rewritten'] === 'number' ? `every canonical file holds its before bytes (${details['rewritten']} rewritten from the backups, the others were never changed).` : 'every canonical file was restored.';
     return build('application_failed', { changeset_id: changesetId, stage, reason, outcome }, { changeset_id: changesetId, stage, restored: true, ...details }, options);
   },
   /** `application_in_progress`: the write-ahead journal of `changesetId` is open. */
   applicationInProgress(changesetId: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
     return build('application_in_progress', { changeset_id: changesetId }, { changeset_id: changesetId, ...details }, options);
+  },
+  /**
+   * `application_recovery_conflict` (applier trial F1): recovery of `changesetId`'s journal found
+   * files at neither recorded state (`details.files`: every journal file's `path`, `state`
+   * before/after/neither, `sha256`, `backup`) and wrote nothing; the journal and backups stay.
+   */
+  applicationRecoveryConflict(changesetId: string, journal: string, backupDir: string, files: readonly { path: string; state: string }[], options?: ErrorOptions): DocforgeError {
+    const paths = files.filter((f) => f.state === 'neither').map((f) => f.path);
+    return build('application_recovery_conflict', { changeset_id: changesetId, paths: paths.join(', '), journal, backup_dir: backupDir }, { changeset_id: changesetId, journal, backup_dir: backupDir, paths, files: [...files] }, options);
   },
   /** `canonical_applier_unavailable`: `--canonical-applier` without an applier the project supplies. */
   canonicalApplierUnavailable(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {

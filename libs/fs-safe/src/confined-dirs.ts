@@ -22,13 +22,31 @@ export interface DirHandle {
   readonly id: string;
 }
 
-/** What an entry of a folder is ({@link ConfinedDirs.entry}). */
+/** What an entry of a folder is ({@link ConfinedDirs.entry}): kind, identity, permission bits, owner, group and hard-link count (lstat). */
 export interface DirEntryInfo {
   type: 'file' | 'dir' | 'link' | 'other';
   id: string;
+  mode: number;
+  uid: number;
+  gid: number;
+  links: number;
 }
 
-/** A failed confined operation: `code` is `moved`, `moved_after`, `link`, `missing`, `not_dir`, `not_file`, `bad_name`, `child_exited` or an errno code. */
+/**
+ * Why the regular file `info` cannot be replaced by {@link ConfinedDirs.write} keeping who may
+ * read it (applier trial F2), or null: `hard_link` (more than one name; a rename would leave the
+ * others on the old bytes) or `owner` (this process can neither be nor give the file's owner and group).
+ */
+export function replaceProblem(info: DirEntryInfo): { code: 'hard_link' | 'owner'; reason: string } | null {
+  if (info.type !== 'file') return null;
+  if (info.links > 1) return { code: 'hard_link', reason: `has ${info.links} hard links; DocForge replaces a file by rename, which would leave the other names holding the old bytes, so it never writes such a file (make it a single file, or a symbolic link)` };
+  const uid = process.geteuid?.() ?? 0;
+  const inGroup = info.gid === (process.getegid?.() ?? 0) || (process.getgroups?.() ?? []).includes(info.gid);
+  if (uid !== 0 && (info.uid !== uid || !inGroup)) return { code: 'owner', reason: `is owned by ${info.uid}:${info.gid}, which this process (uid ${uid}) cannot give to the rewritten file; it never writes a file under another owner or group` };
+  return null;
+}
+
+/** A failed confined operation: `code` is `moved`, `moved_after`, `link`, `missing`, `not_dir`, `not_file`, `bad_name`, `hard_link`, `owner`, `child_exited` or an errno code. */
 export class ConfinedDirError extends Error {
   constructor(readonly code: string, message: string) {
     super(message);
@@ -132,12 +150,15 @@ export class ConfinedDirs {
 
   /**
    * Writes `data` to `name` in the folder: a fresh temp sibling `.<name>.<pid>.<random>.tmp`
-   * (O_CREAT|O_EXCL|O_NOFOLLOW), fsynced, renamed over `name`, the folder fsynced.
+   * (O_CREAT|O_EXCL|O_NOFOLLOW, owner-only), given the mode, owner and group of the file it
+   * replaces, fsynced, renamed over `name`, the folder fsynced.
    * @param kill test only: block at the kill point after the temp file is written
+   * @param mode permission bits of a new file (absent: 0644 less the umask); an existing file keeps its own
+   * @throws ConfinedDirError `hard_link` (the file has other names), `owner` (its owner or group cannot be kept); nothing replaced
    */
-  async write(dir: DirHandle, name: string, data: string | Uint8Array, kill = false): Promise<void> {
+  async write(dir: DirHandle, name: string, data: string | Uint8Array, kill = false, mode?: number): Promise<void> {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    await this.request({ op: 'write', dir: dir.rel, expect: dir.id, name, data: bytes, kill });
+    await this.request({ op: 'write', dir: dir.rel, expect: dir.id, name, data: bytes, kill, ...(mode === undefined ? {} : { mode }) });
   }
 
   /** The bytes of the regular file `name` (opened with O_NOFOLLOW), or null when absent. */

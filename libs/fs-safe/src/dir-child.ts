@@ -18,7 +18,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  closeSync, constants as C, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, statSync, symlinkSync, unlinkSync, writeFileSync, writeSync, type BigIntStats,
+  closeSync, constants as C, fchmodSync, fchownSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, statSync, symlinkSync, unlinkSync, writeFileSync, writeSync, type BigIntStats,
 } from 'node:fs';
 import { readOpenFile } from './read-fd.js';
 import type { DirRequest, DirResponse, DirChildInit } from './dir-protocol.js';
@@ -118,14 +118,54 @@ function killPoint(init: DirChildInit): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 120_000);
 }
 
-/** Writes `data` to a fresh temp sibling (O_EXCL, O_NOFOLLOW), fsyncs it and renames it over `name`. */
-function writeAt(init: DirChildInit, name: string, data: Uint8Array, kill: boolean): void {
+/** The existing regular file `name` (lstat), or null when absent or not a regular file. */
+function existingFile(name: string): BigIntStats | null {
+  try {
+    const st = lstatSync(name, { bigint: true });
+    return st.isFile() ? st : null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/**
+ * Gives the temp file `fd` the mode, owner and group of the file it replaces (applier trial F2),
+ * or `mode` for a new file when given. The temp file was created owner-only, so its bytes are never
+ * readable by more users than the file's own mode allows.
+ * @throws DirFault `owner` when the owner or group cannot be set (nothing renamed)
+ */
+function takeMode(fd: number, old: BigIntStats | null, mode: number | undefined): void {
+  if (old === null) {
+    if (mode !== undefined) fchmodSync(fd, mode & 0o7777);
+    return;
+  }
+  const own = fstatSync(fd, { bigint: true });
+  if (own.uid !== old.uid || own.gid !== old.gid) {
+    try {
+      fchownSync(fd, Number(old.uid), Number(old.gid));
+    } catch (error) {
+      throw new DirFault('owner', `cannot give the new bytes the file's owner ${old.uid}:${old.gid} (${(error as Error).message}); the file was not replaced`);
+    }
+  }
+  fchmodSync(fd, Number(old.mode & 0o7777n));
+}
+
+/**
+ * Writes `data` to a fresh temp sibling (O_EXCL, O_NOFOLLOW, owner-only), gives it the replaced
+ * file's mode, owner and group (or `mode` for a new file), fsyncs it and renames it over `name`.
+ * A file with other hard links is refused (`hard_link`): a rename would leave them holding the old bytes.
+ */
+function writeAt(init: DirChildInit, name: string, data: Uint8Array, kill: boolean, mode: number | undefined): void {
+  const old = existingFile(name);
+  if (old !== null && old.nlink > 1n) throw new DirFault('hard_link', `${name} has ${old.nlink} hard links; replacing it would leave the other names holding the old bytes`);
   const tmp = `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const fd = openSync(tmp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, 0o644);
+  const fd = openSync(tmp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, old === null && mode === undefined ? 0o644 : 0o600);
   try {
     try {
       let offset = 0;
       while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
+      takeMode(fd, old, mode);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -162,10 +202,11 @@ function readAt(name: string): Buffer | null {
   }
 }
 
-function entryOf(name: string): { type: 'file' | 'dir' | 'link' | 'other'; id: string } | null {
+function entryOf(name: string): { type: 'file' | 'dir' | 'link' | 'other'; id: string; mode: number; uid: number; gid: number; links: number } | null {
   try {
     const st = lstatSync(name, { bigint: true });
-    return { type: st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other', id: idOf(st) };
+    const type = st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
+    return { type, id: idOf(st), mode: Number(st.mode & 0o7777n), uid: Number(st.uid), gid: Number(st.gid), links: Number(st.nlink) };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
@@ -210,7 +251,7 @@ function run(init: DirChildInit, req: DirRequest): unknown {
       return made;
     }
     case 'write':
-      writeAt(init, req.name, req.data, req.kill === true);
+      writeAt(init, req.name, req.data, req.kill === true, req.mode);
       break;
     case 'unlink':
       unlinkAt(req.name);

@@ -27,7 +27,7 @@ export type DirRequest =
   | (InDir & { op: 'list' })
   | (InDir & { op: 'locate' })
   | (InDir & { op: 'read' | 'entry' | 'mkdir' | 'unlink' | 'rmdir'; name: string })
-  | (InDir & { op: 'write'; name: string; data: Uint8Array; kill?: boolean })
+  | (InDir & { op: 'write'; name: string; data: Uint8Array; kill?: boolean; mode?: number })
   | (InDir & { op: 'symlink'; name: string; text: string });
 
 /** One response: the value, or the failure's code (`moved`, `moved_after`, `link`, `missing`, `not_dir`, an errno code, ...). */

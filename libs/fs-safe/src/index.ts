@@ -16,5 +16,5 @@ export { withLock, acquireLock } from './lock.js';
 export type { StateDirProblem } from './state-dir.js';
 export { stateDirProblem, assertStateDir, ensureStateDir } from './state-dir.js';
 export type { DirHandle, DirEntryInfo, ConfinedDirsOptions } from './confined-dirs.js';
-export { ConfinedDirs, ConfinedDirError } from './confined-dirs.js';
+export { ConfinedDirs, ConfinedDirError, replaceProblem } from './confined-dirs.js';
 export { readStateFile, readStateText, StateFileError } from './state-read.js';
