@@ -1,7 +1,7 @@
 import type { AdapterManifest } from '@docforge/core';
 
 /** Version of every adapter of the tree-sitter family; part of `adapter_version` in every response. Bump when output for the same input changes. */
-export const TREE_ADAPTER_VERSION = '1.2.9';
+export const TREE_ADAPTER_VERSION = '1.2.10';
 
 function manifest(id: string, extensions: readonly string[]): AdapterManifest {
   // Every language of the family builds function Logic under strategy "ast" (logic.ts).
