@@ -252,7 +252,7 @@ export interface LanguageSpec {
   /**
    * Whether a path's head is looked up first in the enclosing types and namespaces of the caller,
    * innermost first, in the file and then in its scope's files (Ruby constants, C++ names in namespaces); `types`: only the
-   * types and namespaces found so (Java's and C#'s member types, JLS 6.3, C# 7.6.2).
+   * types and namespaces found so (Java's and C#'s member types, JLS 6.3).
    */
   lexicalNesting?: boolean | 'types';
   /** Import resolution over the whole build. */

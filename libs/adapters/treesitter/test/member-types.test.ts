@@ -1,8 +1,9 @@
 // Pins Java's and C#'s member types as names in scope (LanguageSpec.lexicalNesting 'types', issue 33): inside a class, a
-// simple name reaches the member types of the enclosing classes first (JLS 6.3, C# 7.6.2), so `static class B extends A`
+// simple name reaches the member types of the enclosing classes first (JLS 6.3; C# namespace-and-type-names), so `static class B extends A`
 // beside `A` has its `inherits` edge and `A.s()` or an `A` local reach A's members; a constructor `A.A` is no type, so a
 // nested class naming its enclosing class still reaches that class. And an own method whose arity refuses the call's count is
-// not the callee (the callee is a supertype's outside the project). Then openjdk-17's java.util.concurrent and sun.nio.fs, the
+// not the callee (the callee is a supertype's outside the project), and in C# with no own overload admitting the count, the
+// nearest base's overloads that admit it decide. Then openjdk-17's java.util.concurrent and sun.nio.fs, the
 // edges read against the source.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -86,6 +87,30 @@ describe('member types in scope', () => {
       'E.cs': 'namespace N { public class E : System.Exception { public string Get(int i) { return ToString(); } void M() { Get(); Get(1); } } }\n',
     });
     assert.deepEqual(lines(c.link), ['code:E.cs#E.M calls code:E.cs#E.Get @1']);
+  });
+});
+
+describe('c# overloads declared only in a base class', () => {
+  it('with no own overload admitting the count, the nearest base\'s admitting overloads decide, by count then by exact types', () => {
+    const { link } = buildMemory(csharp, {
+      'W.cs': [
+        'namespace N {',
+        '  public class Base { public void W(int a) {} public void W(string s) {} public void W(int a, int b) {} }',
+        '  public class E : Base { public void W(long x) {} void M() { W(1, 2); W("s"); } }', // 3: W(int, int); W("s") unproven
+        '  public class F : E { void M() { W(1, 2); W(true); } }', // 4: W(int, int) through E; W(true) unproven
+        '  public class G : Base { public void W(int a, int b, int c) {} void M() { W("t"); W(7); W(x()); } string x() { return ""; } }', // 5
+        '}',
+        '',
+      ].join('\n'),
+    });
+    assert.deepEqual(edgeLines(link.edges, 'calls'), [
+      'code:W.cs#E.M calls code:W.cs#Base.W~3 @3',
+      'code:W.cs#F.M calls code:W.cs#Base.W~3 @4',
+      'code:W.cs#G.M calls code:W.cs#Base.W @5',
+      'code:W.cs#G.M calls code:W.cs#Base.W~2 @5',
+      'code:W.cs#G.M calls code:W.cs#G.x @5',
+    ]);
+    assert.deepEqual([link.unresolved_calls?.['code:W.cs#E.M'], link.unresolved_calls?.['code:W.cs#F.M'], link.unresolved_calls?.['code:W.cs#G.M']], [1, 1, 1]);
   });
 });
 
