@@ -74,6 +74,19 @@ export function lineAtOffset(text: string, offset: number): number {
 const isMacro = (word: string | undefined): boolean => word !== undefined && /^_*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(word);
 /** Words that may come before a leading declaration macro. */
 const LEADING = new Set(['inline', 'static', 'constexpr', 'virtual', 'explicit', 'friend']);
+/** Keywords whose parenthesized operand may be followed by a cast's operand, so their `(...)` is no parameter list. */
+const NOT_CALLEES = new Set(['return', 'sizeof', 'alignof', 'decltype', 'noexcept', 'case', 'throw', 'if', 'while', 'for', 'switch', 'co_return', 'co_yield']);
+/** Whether the `)` at `close` of one line's tokens ends a parameter or argument list: its `(` follows a name or a `)`, not an operator. */
+function paramList(words: readonly string[], close: number): boolean {
+  for (let depth = 0, m = close; m >= 0; m -= 1) {
+    if (words[m] === ')') depth += 1;
+    else if (words[m] === '(' && (depth -= 1) === 0) {
+      const head = words[m - 1] ?? '';
+      return head === ')' || ((head[0] === '_' || (head[0] ?? '').toLowerCase() !== (head[0] ?? '').toUpperCase()) && !NOT_CALLEES.has(head));
+    }
+  }
+  return false;
+}
 /** Whether the last line before a place ends a declaration or a block (or is a directive, or there is none). */
 const ended = (line: string): boolean => line === '' || line.startsWith('#') || /[{};]$/.test(line);
 
@@ -83,7 +96,8 @@ const ended = (line: string): boolean => line === '' || line.startsWith('#') || 
  * namespace's name (`namespace std _GLIBCXX_VISIBILITY(default)`); a macro word alone on its line after a line that ends a
  * declaration (`_GLIBCXX_BEGIN_NAMESPACE_VERSION` before a `template`), or between a `)` and a `{`, `:`, `;` or `=`; a
  * reserved macro word (`_X...`, never a cast's operand in a program) after `)` or `) const` before `{`, `;`, `=` or the
- * line's end (`_GLIBCXX_NOEXCEPT`), or leading a declaration (`_GLIBCXX20_CONSTEXPR void f()`); and conditionals that split a declaration
+ * line's end (`_GLIBCXX_NOEXCEPT`), or before `>` or `,` after a function type's parameter list in a template argument
+ * (`_Res(*)(_ArgTypes...) _GLIBCXX_NOEXCEPT_QUAL>`), or leading a declaration (`_GLIBCXX20_CONSTEXPR void f()`); and conditionals that split a declaration
  * ({@link joinSplitConditionals}). Comments and strings are read as blank. Same length and lines, so every offset holds.
  */
 export function blankDeclarationMacros(text: string): string {
@@ -115,7 +129,9 @@ export function blankDeclarationMacros(text: string): string {
     words.forEach((word, j) => {
       const after = words[j + 1];
       const closed = words[j - 1] === ')' || (words[j - 1] === 'const' && words[j - 2] === ')');
-      if (closed && word.startsWith('_') && isMacro(word) && (after === undefined || after === '{' || after === ';' || after === '=')) blank(i, (tokens[j] as { at: number }).at, (tokens[j] as { at: number }).at + word.length);
+      // In a template argument, after a function type's parameter list (`<R(*)(A...) _GLIBCXX_NOEXCEPT_QUAL>`): no cast.
+      const typed = words[j - 1] === ')' && (after === '>' || after === ',') && paramList(words, j - 1);
+      if ((closed || typed) && word.startsWith('_') && isMacro(word) && (typed || after === undefined || after === '{' || after === ';' || after === '=')) blank(i, (tokens[j] as { at: number }).at, (tokens[j] as { at: number }).at + word.length);
     });
   });
   joinSplitConditionals(lines, out, near);

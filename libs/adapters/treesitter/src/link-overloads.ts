@@ -79,7 +79,8 @@ const sameSignature = <I extends OverloadFile>(a: Overload<I>, b: Overload<I>): 
  * unless `private`, `package` from another package, a static method of an interface, or overridden (the same signature
  * nearer). Java (`merge`): one overload set, the one admitting the call's argument count, else the one exact match of the
  * arguments' evident types. C# (`derived`): the type's own admitting overloads first, by exact match, or the one own one when
- * no ancestor's admits the count. Null when not proven.
+ * no ancestor's admits the count; with no own one admitting it, the nearest ancestor's admitting ones, the same way. Null when not proven, and when no ancestor declares it but the one own method's arity does
+ * not admit the call's count (the callee is then a supertype's outside the project).
  */
 export function withInherited<I extends OverloadFile>(linker: OverloadLinker<I>, type: DefRef, name: string, own: DefRef | null): DefRef | null {
   const mode = linker.spec.inheritedOverloads;
@@ -103,17 +104,20 @@ export function withInherited<I extends OverloadFile>(linker: OverloadLinker<I>,
       }
     }
   }
-  if (inherited.length === 0) return own;
   const admits = (o: Overload<I>): boolean => {
     const range = o.info.data.arity?.[o.name];
     return range !== undefined && range[0] <= args && (range[1] === null || args <= range[1]);
   };
+  // One own method whose arity refuses the count is not the callee: a supertype outside the project declares it (issue 33).
+  if (inherited.length === 0) return own === null || self.data.arity?.[own.qname] === undefined || own.file !== self.path || admits({ info: self, name: own.qname }) ? own : null;
   // The type's own twins of one signature (enum constants' bodies) stay: only an inherited one is overridden.
   const live = [...mine, ...inherited.filter((o, i) => ![...mine, ...inherited.slice(0, i)].some((nearer) => sameSignature(nearer, o)))];
   const pool = live.filter(admits);
   const mineAdmitting = pool.filter((o) => o.info === self && mine.includes(o));
+  // C# with no own overload admitting the count: the nearest ancestor whose overloads admit it (its, then its bases').
+  const near = mineAdmitting.length > 0 || pool[0] === undefined ? [] : pool.filter((o) => o.info === pool[0]?.info && parentQname(o.name) === parentQname(pool[0]?.name ?? ''));
   const chosen = mode === 'merge' ? (pool.length === 1 ? pool[0] : byTypes(linker, pool, args))
-    : (byTypes(linker, mineAdmitting, args) ?? (mineAdmitting.length === 1 && pool.length === 1 ? mineAdmitting[0] : undefined));
+    : (byTypes(linker, mineAdmitting, args) ?? (mineAdmitting.length === 1 && pool.length === 1 ? mineAdmitting[0] : near.length === 1 ? near[0] : byTypes(linker, near, args)));
   const def = chosen === undefined ? undefined : chosen.info.defs.get(chosen.name);
   return chosen === undefined || def === undefined ? null : { file: chosen.info.path, qname: chosen.name, id: def.id, kind: def.kind };
 }

@@ -146,19 +146,22 @@ class TreeLinker {
     return kind !== undefined && (TYPES.has(kind) || this.spec.pathKinds?.has(kind) === true);
   }
 
-  /** `head` in the types and namespaces enclosing `owner` (itself included), innermost first, in the file then its scope (Ruby constants). */
+  /**
+   * `head` in the types and namespaces enclosing `owner` (itself included), innermost first, in the file then its scope (Ruby
+   * constants); under `lexicalNesting: 'types'` only a type or namespace (Java, C# member types: a constructor `A.A` is none).
+   */
   nested(info: FileInfo, owner: string, head: string): DefRef | null {
     const others = this.rules.scope(info.path).filter((f) => f !== info.path);
     for (let scope = owner; scope !== ''; scope = parentQname(scope)) {
       if (!this.isScopeKind(info.defs.get(scope)?.kind)) continue;
       const inner = this.ref(info.path, `${scope}.${head}`) ?? this.unique(others, `${scope}.${head}`);
-      if (inner !== null) return inner;
+      if (inner !== null && (this.spec.lexicalNesting !== 'types' || this.isScopeKind(inner.kind))) return inner;
     }
     return null;
   }
 
   lookupName(info: FileInfo, owner: string, head: string): DefRef | Binding | null {
-    if (this.spec.lexicalNesting === true) {
+    if (this.spec.lexicalNesting !== undefined) {
       const inner = this.nested(info, owner, head);
       if (inner !== null) return inner;
     }

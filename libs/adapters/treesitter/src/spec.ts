@@ -251,9 +251,10 @@ export interface LanguageSpec {
   pathKinds?: ReadonlySet<string>;
   /**
    * Whether a path's head is looked up first in the enclosing types and namespaces of the caller,
-   * innermost first, in the file and then in its scope's files (Ruby constants, C++ names in namespaces).
+   * innermost first, in the file and then in its scope's files (Ruby constants, C++ names in namespaces); `types`: only the
+   * types and namespaces found so (Java's and C#'s member types, JLS 6.3).
    */
-  lexicalNesting?: boolean;
+  lexicalNesting?: boolean | 'types';
   /** Import resolution over the whole build. */
   resolver(context: ResolveContext): LanguageResolver;
   /** Public API names (`pkg.Name`) for doc mentions, from the linked files. */

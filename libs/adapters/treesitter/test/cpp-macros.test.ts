@@ -2,7 +2,8 @@
 // with the runtime exception), read as they are installed:
 // - the macros that, parsed as written, turned the declarations around them into one ERROR are blanked before parsing
 //   (@docforge/core source-mask.ts): `namespace std _GLIBCXX_VISIBILITY(default)`, `_GLIBCXX_BEGIN_NAMESPACE_VERSION` alone on
-//   its line, a trailing `_GLIBCXX_NOEXCEPT`, and `#if`/`#else` branches inside a constructor's declaration. cow_string.h
+//   its line, a trailing `_GLIBCXX_NOEXCEPT` (and, 1.2.10, `_GLIBCXX_NOEXCEPT_QUAL` after a function type in template
+//   arguments), and `#if`/`#else` branches inside a constructor's declaration. cow_string.h
 //   gave no `basic_string` class before (its nested structs came out as top-level types);
 // - a base class outside the project stops a call from a member as unproven, as in Java and C#: a member of the unknown base
 //   could hide the free function of that name (basic_ios's base ios_base is declared in another header, which basic_ios.h
@@ -36,6 +37,31 @@ describe('C++ declaration macros and external bases', () => {
       'int v;', '};', '}', '#ifdef __cplusplus', 'extern "C" {', '#endif', 'enum E {', 'ONLY_ONE', '};', 'void *init() {',
       'BUF[0] = (const void *)LANGUAGE_VERSION;', '}', '',
     ]);
+  });
+
+  it('blanks a qualifier macro after a function type\'s parameter list in template arguments, never a cast\'s operand', () => {
+    const text = [
+      'template<typename R, typename... A> struct W<R(*)(A...) _GLIBCXX_NOEXCEPT_QUAL> { };',
+      'template<typename R> struct W<R(int) _GLIBCXX_NOEXCEPT_QUAL, int> { };',
+      'bool f(int x) { return (x) _GLIBCXX_LIMIT > 1 || g((long) _GLIBCXX_LIMIT, 2); }',
+      '',
+    ].join('\n');
+    const out = blankDeclarationMacros(text);
+    assert.equal(out.length, text.length);
+    assert.deepEqual(out.split('\n').map((line) => line.replace(/\s+/g, ' ')), [
+      'template<typename R, typename... A> struct W<R(*)(A...) > { };',
+      'template<typename R> struct W<R(int) , int> { };',
+      'bool f(int x) { return (x) _GLIBCXX_LIMIT > 1 || g((long) _GLIBCXX_LIMIT, 2); }',
+      '',
+    ]);
+  });
+
+  it('parses refwrap.h\'s function-type specializations without syntax errors', { skip: inputSkip(BITS, 'apt-get install -y libstdc++-12-dev') }, () => {
+    const { parsed } = buildMemory(cpp, { 'bits/refwrap.h': readFileSync(`${BITS}/refwrap.h`, 'utf8') });
+    // `struct _Weak_result_type_impl<_Res(*)(_ArgTypes...) _GLIBCXX_NOEXCEPT_QUAL>` (lines 142-153) and
+    // `struct _Reference_wrapper_base<_Res(_T1) _GLIBCXX_NOEXCEPT_QUAL>` (lines 230-278) were syntax errors.
+    const lines = (parsed[0]?.issues ?? []).filter((i) => i.code === 'syntax_error').map((i) => i.line);
+    for (const line of [137, 142, 147, 230, 251, 272, 278]) assert.ok(!lines.includes(line), `line ${line}: ${lines.join(', ')}`);
   });
 
   it('reads basic_string in cow_string.h and basic_string.h as classes of std, their nested types in them', { skip: inputSkip(BITS, 'apt-get install -y libstdc++-12-dev') }, () => {

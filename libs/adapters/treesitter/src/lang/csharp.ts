@@ -198,6 +198,7 @@ export const CSHARP_SPEC: LanguageSpec = {
   inherits: true,
   overloads: true,
   inheritedOverloads: 'derived',
+  lexicalNesting: 'types',
   enclosingCalls: { rootMembers: new Set(['Equals', 'GetHashCode', 'ToString', 'GetType', 'MemberwiseClone', 'ReferenceEquals', 'Finalize']) },
   resolver: csharpResolver,
   api: csharpApi,

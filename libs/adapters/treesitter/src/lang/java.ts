@@ -234,6 +234,7 @@ export const JAVA_SPEC: LanguageSpec = {
   inherits: true,
   overloads: true,
   inheritedOverloads: 'merge',
+  lexicalNesting: 'types',
   knownExternal: (imports, path) => {
     const name = javaLangType(imports, path);
     return name === null ? undefined : javaLangMembers(name);
