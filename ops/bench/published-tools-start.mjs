@@ -11,17 +11,54 @@
 // side's median, the median paired saving (before minus after) in ms and as % of the before median,
 // its quartiles and min/max. Timings are printed, never asserted.
 // Usage: node ops/bench/published-tools-start.mjs --before BUNDLE --after BUNDLE [--pairs 15] [--out results.json]
+//    or: node ops/bench/published-tools-start.mjs --make-before [--pairs 15] [--out results.json]
 // Both bundles must lie in apps/mcp-server/dist/bundle/ (their externals resolve from there).
+// --make-before (after `npm run -s build`) bundles the compiled tree as the "before" side itself, into
+// dist/bundle/main-before-bench.cjs (removed at the end): the options of apps/mcp-server/scripts/
+// build-bundle.mjs, with define-tool.js importing loadToolSchema in place of publishedTool, i.e. every
+// start computing the published schemas again; the "after" side is the built dist/bundle/main.cjs.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const { values } = parseArgs({ options: { pairs: { type: 'string', default: '15' }, before: { type: 'string' }, after: { type: 'string' }, out: { type: 'string' } } });
-if (!values.before || !values.after) throw new Error('usage: --before BUNDLE --after BUNDLE');
+const { values } = parseArgs({ options: { pairs: { type: 'string', default: '15' }, before: { type: 'string' }, after: { type: 'string' }, 'make-before': { type: 'boolean' }, out: { type: 'string' } } });
+const BUNDLE_DIR = path.join(REPO, 'apps', 'mcp-server', 'dist', 'bundle');
+if (values['make-before']) {
+  values.before = await bundleComputingSchemas(path.join(BUNDLE_DIR, 'main-before-bench.cjs'));
+  values.after ??= path.join(BUNDLE_DIR, 'main.cjs');
+}
+if (!values.before || !values.after) throw new Error('usage: --before BUNDLE --after BUNDLE, or --make-before');
+
+/**
+ * Bundles apps/mcp-server/dist/src/run-main.js as build-bundle.mjs does, but with define-tool.js
+ * calling loadToolSchema (the schemas computed at every start) instead of publishedTool; returns `outfile`.
+ */
+async function bundleComputingSchemas(outfile) {
+  const { build } = await import('esbuild');
+  const { ownImportMetaUrl } = await import('../../libs/sync/scripts/own-import-meta-url.mjs');
+  const { directCompilerDefault } = await import('../../libs/sync/scripts/direct-compiler-default.mjs');
+  const computing = {
+    name: 'define-tool-computes-schemas',
+    setup(builder) {
+      builder.onLoad({ filter: /[\\/]mcp-server[\\/]dist[\\/]src[\\/]define-tool\.js$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        const patched = text.replace('import { publishedTool, ', 'import { loadToolSchema as publishedTool, ');
+        if (patched === text) throw new Error(`${args.path} no longer imports publishedTool: update the bench`);
+        return { contents: patched, loader: 'js' };
+      });
+    },
+  };
+  await build({
+    entryPoints: [path.join(REPO, 'apps', 'mcp-server', 'dist', 'src', 'run-main.js')], outfile, bundle: true, format: 'cjs', platform: 'node', target: 'node20',
+    external: ['better-sqlite3', 'piscina', 'typescript'], plugins: [computing, directCompilerDefault, ownImportMetaUrl],
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' }, minifyWhitespace: true, minifySyntax: true, logLevel: 'warning',
+  });
+  return outfile;
+}
 const PAIRS = Number(values.pairs);
 const BUNDLES = { before: path.resolve(values.before), after: path.resolve(values.after) };
 const RUNNER = 'require(process.argv[1]).runMain(process.argv.slice(2), {})';
@@ -115,3 +152,4 @@ const summary = { node: process.version, started, ended: new Date().toISOString(
 console.log(`${process.version}, ${started} .. ${summary.ended}, load average ${summary.load_min.toFixed(1)}-${summary.load_max.toFixed(1)}`);
 if (values.out) writeFileSync(values.out, `${JSON.stringify(summary, null, 2)}\n`);
 rmSync(work, { recursive: true, force: true });
+if (values['make-before']) rmSync(values.before, { force: true });
