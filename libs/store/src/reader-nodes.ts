@@ -168,7 +168,7 @@ export function sourceHash(sql: StatementCache, sourcePath: string): string | nu
 
 /**
  * Code source files with the content of one of `paths` (the same non-empty content hash), each
- * with its hash, the given code paths included: `[path, content_hash]` rows in path order (issue 30, new-user trial on lru-cache). One scan of `sources` (no index on the hash).
+ * with its hash, the given code paths included: `[path, content_hash]` rows in path order (issue 30, new-user trial on lru-cache). Index lookups by hash (`sources_content`).
  */
 export function codeSourceCopies(sql: StatementCache, paths: readonly string[]): [string, string][] {
   if (paths.length === 0) return [];
