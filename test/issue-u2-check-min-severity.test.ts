@@ -53,3 +53,24 @@ test('--min-severity hides info (and warning) findings, never a failing one; sum
   assert.match(bad.stderr, /^docforge: check --min-severity must be one of error, warning, info \(got "notice"\)\n\nUsage: docforge check \.\.\.\n\n {2}check \[--strict\]/);
   assert.doesNotMatch(bad.stderr, /Commands:/);
 });
+
+test('validate --min-severity lists the findings at that severity or above and says how many it hid (new-user trial 50)', () => {
+  const root = exampleProjectCopy();
+  writeFileSync(path.join(root, 'docs/components/zz-notes.md'), '# Notes\n\nSee [the missing page](missing.md).\n');
+  const all = cli(['validate', '-C', root]);
+  assert.equal(all.status, 0, all.stderr);
+  const listed = (out: string): string[] => out.split('\n').filter((l) => /^(error|warning|info) /.test(l)).map((l) => l.split(' ')[0]!);
+  const every = listed(all.stdout);
+  assert.ok(every.includes('warning') && every.includes('info'), all.stdout);
+  const warning = cli(['validate', '--min-severity', 'warning', '-C', root]);
+  assert.equal(warning.status, 0, warning.stderr);
+  assert.deepEqual(listed(warning.stdout), every.filter((s) => s !== 'info'));
+  const hidden = every.filter((s) => s === 'info').length;
+  assert.match(warning.stdout, new RegExp(`^1 of 1 issue shown \\(${hidden} below --min-severity warning not shown\\); valid$`, 'm'));
+  assert.equal(cli(['validate', '--min-severity', 'info', '-C', root]).stdout, all.stdout);
+  const json = JSON.parse(cli(['validate', '--min-severity', 'error', '--json', '-C', root]).stdout) as { issues: unknown[]; total: number; valid: boolean };
+  assert.deepEqual([json.issues, json.total, json.valid], [[], 0, true]);
+  const bad = cli(['validate', '--min-severity', 'notice', '-C', root]);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /^docforge: validate --min-severity must be one of error, warning, info \(got "notice"\)/);
+});

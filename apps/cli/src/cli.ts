@@ -72,7 +72,7 @@ const COMMON_OPTIONS = ['project-root', 'json', 'progress', 'no-progress', 'help
  * read-tools.ts): an option of another command is refused, never ignored (`sync --depth 3`).
  */
 const COMMAND_OPTIONS: Record<string, readonly string[]> = {
-  init: [], sync: [], demo: [], validate: ['limit'], check: ['strict', 'format', 'min-severity'], affected: ['diff', 'depth', 'limit'],
+  init: [], sync: [], demo: [], validate: ['limit', 'min-severity'], check: ['strict', 'format', 'min-severity'], affected: ['diff', 'depth', 'limit'],
   search: ['limit', 'kinds', 'families', 'authorities', 'statuses', 'tags', 'languages', 'capabilities'],
   changeset: ['writer', 'all', 'sha256', 'canonical-applier', 'no-ast'],
   review: ['writer', 'canonical-applier', 'target', 'relations', 'yes'],
@@ -283,7 +283,7 @@ async function runCommand(command: string, rest: string[], context: CommandConte
     case 'sync':
       return await runSync(root, syncOptions);
     case 'validate':
-      return await runValidate(root, limit, syncOptions);
+      return await runValidate(root, limit, { ...syncOptions, minSeverity: values['min-severity'] });
     case 'check':
       return await (await import('./check.js')).runCheck(root, { ...syncOptions, strict: values.strict === true, format: values.format, minSeverity: values['min-severity'] });
     case 'affected':

@@ -9,6 +9,7 @@ import type { NodeFilters } from '@docforge/store';
 import { printSyncResult } from './sync-output.js';
 import { errorLine, printLine as print, printRaw } from './terminal.js';
 import { checkToolArguments, USAGE_EXIT_CODE } from './tool-arguments.js';
+import { refuseInput } from './cli-error.js';
 
 export { checkToolArguments, USAGE_EXIT_CODE };
 
@@ -118,17 +119,28 @@ export async function runSync(root: string, options: SyncOptions): Promise<numbe
   return withManager(root, options, (manager, sync) => printSyncResult({ ...sync, error_issues: errorIssueSummary(manager.reader()) }, options.json));
 }
 
+/** The severities `docforge validate --min-severity` takes, highest first (`info`, the default: every finding). */
+const VALIDATE_SEVERITIES = ['error', 'warning', 'info'] as const;
+
 /**
- * `docforge validate`: prints issues; exit 1 when any error exists, {@link USAGE_EXIT_CODE} when
- * `limit` is refused by the `docforge_validate_project` input schema.
+ * `docforge validate [--min-severity error|warning|info]`: prints issues (those at the given
+ * severity or above; all by default, as `docforge check --min-severity` filters); exit 1 when any
+ * error exists, {@link USAGE_EXIT_CODE} when `limit` or the severity is refused (the severities are
+ * checked as `docforge_validate_project`'s `severities` argument).
  */
-export async function runValidate(root: string, limit: number | string | undefined, options: SyncOptions): Promise<number> {
+export async function runValidate(root: string, limit: number | string | undefined, options: SyncOptions & { minSeverity?: string | undefined }): Promise<number> {
   const json = options.json;
   const args: Record<string, unknown> = limit === undefined ? {} : { limit };
+  const bound = options.minSeverity;
+  if (bound !== undefined) {
+    const at = (VALIDATE_SEVERITIES as readonly string[]).indexOf(bound);
+    if (at < 0) return refuseInput(json, `validate --min-severity must be one of ${VALIDATE_SEVERITIES.join(', ')} (got ${JSON.stringify(bound)})`, 'validate');
+    args.severities = VALIDATE_SEVERITIES.slice(0, at + 1);
+  }
   if (!(await checkToolArguments('docforge_validate_project', args, options.json))) return USAGE_EXIT_CODE;
   const checked = args as unknown as ToolInputs['docforge_validate_project'];
   return withManager(root, options, (manager, sync) => {
-    const { issues: all, total: count } = validationFindings(manager, sync, checked.limit ?? 1000);
+    const { issues: all, total: count } = validationFindings(manager, sync, checked.limit ?? 1000, checked.severities);
     const errors = all.filter((i) => i.severity === 'error').length;
     // How the documents' code mentions resolved, as docforge_validate_project's `mentions` (issue 30).
     const counts = manager.reader().meta.mention_counts;
@@ -137,7 +149,9 @@ export async function runValidate(root: string, limit: number | string | undefin
     else {
       for (const i of all) print(`${i.severity.padEnd(7)} ${i.code}: ${i.message}`);
       if (mentions) print(mentionsLine(mentions));
-      print(`${all.length} of ${count} ${count === 1 ? 'issue' : 'issues'} shown; ${errors === 0 ? 'valid' : 'invalid'}`);
+      const hidden = checked.severities === undefined ? 0 : manager.reader().issues(0).total + (sync.sync_error ? 1 : 0) - count;
+      const below = hidden === 0 ? '' : ` (${hidden} below --min-severity ${String(bound)} not shown)`;
+      print(`${all.length} of ${count} ${count === 1 ? 'issue' : 'issues'} shown${below}; ${errors === 0 ? 'valid' : 'invalid'}`);
     }
     return errors === 0 ? 0 : 1;
   });
@@ -161,11 +175,19 @@ export function mentionsLine(m: Readonly<Record<string, number>>): string {
  * here): a sync error first (severity `error`, no location), then up to `limit` stored findings in
  * stored order. `total` counts every finding, the sync error included.
  */
-export function validationFindings(manager: IndexManager, sync: SyncReport, limit: number): { issues: SourceIssue[]; total: number } {
-  const { issues, total } = manager.reader().issues(limit);
+export function validationFindings(manager: IndexManager, sync: SyncReport, limit: number, severities?: readonly string[]): { issues: SourceIssue[]; total: number } {
+  const reader = manager.reader();
+  const { issues, total } = severities === undefined ? reader.issues(limit) : severityFindings(reader, severities, limit);
   if (!sync.sync_error) return { issues, total };
   const syncIssue: SourceIssue = { severity: 'error', code: sync.sync_error.code, message: sync.sync_error.message, path: null, line: null, node_id: null };
   return { issues: [syncIssue, ...issues], total: total + 1 };
+}
+
+/** Up to `limit` stored findings of `severities` in stored order, and how many there are. */
+function severityFindings(reader: ReturnType<IndexManager['reader']>, severities: readonly string[], limit: number): { issues: SourceIssue[]; total: number } {
+  const counts = reader.issueCountsBySeverity();
+  const issues = reader.issuesBySeverity(severities, limit).map(({ seq: _seq, ...issue }) => issue);
+  return { issues, total: severities.reduce((sum, s) => sum + (counts[s] ?? 0), 0) };
 }
 
 /** The `docforge search` filter options: comma-separated lists, as docforge_search's filter arguments of the same names. */

@@ -9,7 +9,8 @@ export const USAGE = `Usage: docforge <command> [options]
 Commands:
   init [DIR]              write a docforge.toml for an existing docs folder (scans DIR, default .)
   sync                    check source identity and rebuild the index when stale
-  validate                list validation issues (exit 1 when there are errors)
+  validate [--min-severity error|warning|info]
+                          list validation issues (exit 1 when there are errors)
   affected [--diff -]     what a change makes stale: changed nodes since the last publication (or
                           in the unified diff on stdin), then the docs, requirements and tests that
                           rest on them, each with its path and section (--depth N, --limit N, --json);
