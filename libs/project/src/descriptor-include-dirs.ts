@@ -11,7 +11,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SourceIssue } from '@docforge/core';
 import type { Checker } from './descriptor-check.js';
-import { relativePath, vcsSegment } from './descriptor-paths.js';
+import { linkedInto, relativePath, vcsSegment } from './descriptor-paths.js';
 import { DESCRIPTOR_FILE } from './descriptor-types.js';
 
 const KEY = 'adapter.c.include_dirs';
@@ -46,6 +46,8 @@ export function checkIncludeDirs(check: Checker, root: string, items: readonly u
     if (dir === stateDir || dir.startsWith(`${stateDir}/`)) check.fail(KEY, `${shown} lies in the state dir "${stateDir}", which DocForge never indexes; ${REMEDY}`, line);
     const vcs = vcsSegment(dir);
     if (vcs !== undefined) check.fail(KEY, `${shown} lies in "${vcs}", version-control metadata, which DocForge never indexes; ${REMEDY}`, line);
+    const linked = linkedInto(root, dir, stateDir);
+    if (linked !== null) check.fail(KEY, `${shown} leads through a symbolic link to "${linked.real}", which lies in ${linked.into === 'state' ? `the state dir "${stateDir}",` : `"${linked.into}", version-control metadata,`} which DocForge never indexes; ${REMEDY}`, line);
     if (!dirs.includes(dir)) dirs.push(dir);
     let folder = false;
     try {

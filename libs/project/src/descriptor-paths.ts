@@ -128,6 +128,21 @@ function overlaps(a: string, b: string): 'equal' | 'inside' | 'contains' | null 
   return null;
 }
 
+/**
+ * What a project path reaches through symbolic links that its written form hides: the
+ * version-control segment (`.git`, ...) of its real path, or `state` when the real path lies in the
+ * state dir (`stateDir`, when given); null when the path does not exist, is no link away from its
+ * real path, or reaches neither (break-it trial 50: `include_dirs = ["lngit"]` with `lngit -> .git`).
+ */
+export function linkedInto(root: string, rel: string, stateDir?: string): { real: string; into: string } | null {
+  const real = realRelative(root, rel);
+  if (real === null || real === rel) return null;
+  const vcs = vcsSegment(real);
+  if (vcs !== undefined) return { real, into: vcs };
+  if (stateDir !== undefined && (real === stateDir || real.startsWith(`${stateDir}/`))) return { real, into: 'state' };
+  return null;
+}
+
 /** Folders of version-control systems (lower case), never a state dir, a view output or a part of one. */
 const VCS_FOLDERS: ReadonlySet<string> = new Set(['.git', '.hg', '.svn', '.bzr', '_darcs', '.jj', 'cvs']);
 

@@ -13,7 +13,7 @@ import {
 } from './descriptor-types.js';
 import { Checker, type Table } from './descriptor-check.js';
 import { checkDescriptorShape, type ShapeGate } from './descriptor-shape.js';
-import { checkStateDirPlacement, checkStateDirReal, noControlChars, relativePath, vcsSegment } from './descriptor-paths.js';
+import { checkStateDirPlacement, checkStateDirReal, linkedInto, noControlChars, relativePath, vcsSegment } from './descriptor-paths.js';
 import type { DescriptorDocument } from '@docforge/protocol/descriptor';
 import type { SourceIssue } from '@docforge/core';
 import { ACCESS_ID_PATTERN, ACCESS_ID_RULE } from '@docforge/core';
@@ -35,6 +35,8 @@ function rootList(check: Checker, root: string, items: readonly string[] | undef
     if (normalized.toLowerCase() === DESCRIPTOR_FILE) check.fail(key, `names the descriptor "${normalized}" itself, which is configuration, never a source`, check.itemLine(key, item));
     const vcs = vcsSegment(normalized);
     if (vcs !== undefined) check.fail(key, `"${normalized}" lies in "${vcs}", version-control metadata, never a source`, check.itemLine(key, item));
+    const linked = linkedInto(root, normalized);
+    if (linked !== null) check.fail(key, `"${normalized}" leads through a symbolic link to "${linked.real}", which lies in "${linked.into}", version-control metadata, never a source`, check.itemLine(key, item));
     if (!out.includes(normalized)) out.push(normalized);
   }
   return out;

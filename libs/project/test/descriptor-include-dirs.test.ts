@@ -5,7 +5,7 @@
 // unindexed folder was accepted without a word. The project holds tree-sitter-c's src/tree_sitter headers (as installed).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DocforgeError } from '@docforge/core';
@@ -44,6 +44,9 @@ test('never-working include_dirs are descriptor_invalid at the item line, with a
     [['"src"', '"src/out"'], 12, /resolves outside the project root \("src\/out" -> [^)]+\); list folders/, (root) => symlinkSync('/usr/include', join(root, 'src/out'))],
     [['".docforge/include"'], 11, /".docforge\/include" lies in the state dir ".docforge", which DocForge never indexes; list folders/],
     [['"src"', '".git/include"'], 12, /".git\/include" lies in ".git", version-control metadata/],
+    // Break-it trial 50: a link inside the project to .git or to the state dir is refused as the path itself is.
+    [['"src"', '"lngit"'], 12, /"lngit" leads through a symbolic link to "\.git", which lies in "\.git", version-control metadata, which DocForge never indexes/, (root) => { mkdirSync(join(root, '.git')); symlinkSync(join(root, '.git'), join(root, 'lngit')); }],
+    [['"lnstate"'], 11, /"lnstate" leads through a symbolic link to "\.docforge", which lies in the state dir "\.docforge", which DocForge never indexes/, (root) => { mkdirSync(join(root, '.docforge')); symlinkSync(join(root, '.docforge'), join(root, 'lnstate')); }],
   ];
   for (const [items, line, pattern, setup] of cases) {
     const error = refusal(items, setup);
@@ -77,5 +80,22 @@ test('a missing folder and a folder no code root holds are warnings at their lin
     assert.equal(loadDescriptor(clean).warnings, undefined);
   } finally {
     removeTree(clean);
+  }
+});
+
+test('a content or code root that leads through a symbolic link into .git is refused as ".git" itself is (break-it trial 50)', () => {
+  const root = project(['"src/tree_sitter"'], HEAD.replace('code_roots = ["src"]', 'code_roots = [\n  "src",\n  "lngit",\n]'));
+  try {
+    mkdirSync(join(root, '.git/hooks'), { recursive: true });
+    symlinkSync(join(root, '.git'), join(root, 'lngit'));
+    assert.throws(() => loadDescriptor(root), (error: unknown) => {
+      assert.ok(error instanceof DocforgeError);
+      assert.equal(error.code, 'descriptor_invalid');
+      assert.deepEqual([error.details['key'], error.details['line']], ['sources.code_roots', 8]);
+      assert.match(error.message, /"lngit" leads through a symbolic link to "\.git", which lies in "\.git", version-control metadata, never a source/);
+      return true;
+    });
+  } finally {
+    removeTree(root);
   }
 });
