@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CLI_ENTRY, REPO_ROOT } from './helpers/paths.js';
 import { removeDir, tempDir } from './helpers/projects.js';
@@ -61,6 +61,24 @@ test('sync names at most three error issues and counts the rest', () => {
     assert.match(run.stdout, /\n {2}5 errors in the index \(not fatal to sync\):\n/);
     assert.equal(run.stdout.match(/^ {4}error source_too_large: /gm)?.length, 3);
     assert.match(run.stdout, /\n {2}2 more: run `docforge check` to list them all\n/);
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('a sync that cannot bring the index up to date says so on its first line, not "up to date" (break-it trial 50)', () => {
+  const dir = tempDir('docforge-f30-open-journal-');
+  const root = path.join(dir, 'examples');
+  try {
+    cpSync(path.join(REPO_ROOT, 'examples'), root, { recursive: true, filter: (src) => !src.includes(`${path.sep}.docforge`) });
+    assert.equal(cli(['sync', '-C', root]).status, 0);
+    // An interrupted canonical application's journal: the sources may be half written, so nothing is built from them.
+    mkdirSync(path.join(root, '.docforge', 'application'), { recursive: true });
+    writeFileSync(path.join(root, '.docforge', 'application', 'journal.json'), '{"changeset_id":"cs-1","step":"writing"}\n');
+    const blocked = cli(['sync', '-C', root]);
+    assert.equal(blocked.status, 1);
+    assert.match(blocked.stdout, /^not synchronized, serving the last publication: generation 1, /);
+    assert.match(blocked.stdout, /\n {2}stale: application_in_progress: /);
   } finally {
     removeDir(dir);
   }

@@ -32,7 +32,9 @@ export function printSyncResult(sync: SyncResult, json: boolean): number {
   const p = sync.publication;
   if (json) printRaw(JSON.stringify({ rebuilt: sync.rebuilt, staleness: sync.staleness, publication: p, stats: sync.stats, sync_error: sync.sync_error, ...(sync.error_issues && sync.error_issues.count > 0 ? { error_issues: sync.error_issues } : {}) }, null, 2));
   else {
-    print(`${sync.rebuilt ? 'rebuilt' : 'up to date'}: generation ${p.generation}, ${p.counts.nodes} nodes, ${p.counts.edges} edges, ${p.counts.issues} issues (${p.counts.sources} sources)`);
+    // A sync error means the sources were not brought up to date: the last publication is served (break-it trial 50).
+    const state = sync.rebuilt ? 'rebuilt' : sync.sync_error ? 'not synchronized, serving the last publication' : 'up to date';
+    print(`${state}: generation ${p.generation}, ${p.counts.nodes} nodes, ${p.counts.edges} edges, ${p.counts.issues} issues (${p.counts.sources} sources)`);
     if (sync.stats) print(`  ${sync.stats.mode} build: parsed ${sync.stats.parsed}, reused ${sync.stats.reused}, ${sync.stats.total_ms.toFixed(1)} ms`);
     if (sync.sync_error) print(`  stale: ${sync.sync_error.code}: ${sync.sync_error.message}`);
     printErrorIssues(sync.error_issues);
