@@ -65,7 +65,7 @@ export function valuesParameter(name: string, maxValues: number, maxChars: numbe
   return {
     name,
     schema: { type: 'array', maxItems: maxValues, items: { type: 'string', pattern: `^[\\s\\S]{1,${maxChars}}$` } },
-    problem: `${name} takes 1 to ${maxValues} non-empty values.`,
+    problem: `${name} takes 1 to ${maxValues} values, each of 1 to ${maxChars} characters.`,
   };
 }
 
