@@ -23,3 +23,33 @@ test('node_not_found names the one id within a small edit distance of the typed 
     assert.equal((answer.error!.details as { did_you_mean?: string }).did_you_mean, meant, JSON.stringify(answer.error));
   }
 });
+
+// New-user trial on luxon (2026-12-08): `node 'code:src/datetime.js#DateTime.plsu'` answered node_not_found with no
+// hint while `node DateTime.plus` named the id. A near-miss full code id, or a bare qualified name with a typo, gets
+// a did-you-mean too: a swap of two neighbouring characters is one edit, a right qualified name under a wrong path
+// names its one declaration, and a typo in the qualifier or in a bare name's member finds the one member meant.
+test('a near-miss code id or qualified name names the one declaration it meant, through docforge_get_node', async () => {
+  const examples = sharedExampleProject();
+  const meant = 'code:src/shared/base-service.ts#BaseService.stop';
+  const s = await useServer(examples);
+  try {
+    assert.equal((await s.call('docforge_get_node', { node_id: meant })).ok, true, `${meant} exists`);
+    for (const typed of [
+      'code:src/shared/base-service.ts#BaseService.stpo', // neighbouring characters swapped in a 4-character name
+      'code:src/base-service.ts#BaseService.stop', // the path is wrong, the qualified name right
+      'code:src/shared/base-service.ts#BaseServce.stop', // a typo in the qualifier
+      'BaseService.stpo', // a bare qualified name with a typo in its member
+      'code:src/base-service.ts#BaseService.stpo', // a wrong path and a typo in the member
+    ]) {
+      const answer = await s.call('docforge_get_node', { node_id: typed });
+      assert.equal(answer.ok, false);
+      assert.equal(answer.error!.code, 'node_not_found');
+      assert.equal((answer.error!.details as { did_you_mean?: string }).did_you_mean, meant, `${typed}: ${JSON.stringify(answer.error)}`);
+    }
+    // Nothing near: no guess.
+    const none = await s.call('docforge_get_node', { node_id: 'code:src/shared/base-service.ts#Unrelated.zzz' });
+    assert.equal((none.error!.details as { did_you_mean?: string }).did_you_mean, undefined, JSON.stringify(none.error));
+  } finally {
+    await s.close();
+  }
+});

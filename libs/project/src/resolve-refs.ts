@@ -31,7 +31,8 @@ export interface ResolveSource {
 /**
  * How the inline code spans and link texts of documents resolved: `edges` mention-derived
  * `documents` edges, `linked` mentions behind them, `bare_leaf` mentions that are only a leaf name
- * of some code node (`refund`: never linked), `ambiguous` mentions naming more than one node
+ * of some code node (`refund`: never linked) or a qualified name nothing proves whose last name is
+ * one (`yaml.parse` where no indexed entry of package `yaml` exports `parse`), `ambiguous` mentions naming more than one node
  * (linked to none), `unproven_receiver` mentions of a member of a value the document binds from a
  * call (`logger.foo()` after `const logger = pino()`) whose type no declaration proves to have
  * it (linked to none; present only when some are counted).
@@ -361,10 +362,14 @@ export function finishBucket(bucket: GraphEdge[], allowed: ReadonlySet<string> |
 
 /**
  * A name distinctive enough to link on its own: a compound identifier (camelCase
- * `lookupVatRate`, snake_case `read_base_url`, PascalCase `RefundService`), never a plain word
- * (`refund`, `Ledger`), which prose uses in its ordinary sense.
+ * `lookupVatRate`, snake_case `read_base_url`, PascalCase `RefundService`, an acronym before a
+ * word `RSAAlgorithm`, `HTTPServer`), never a plain word (`refund`, `Ledger`), which prose uses in
+ * its ordinary sense, nor an acronym's plural (`URLs`, `APIs`).
  */
-const DISTINCTIVE_NAME = /[a-z0-9][A-Z]|[A-Za-z0-9]_+[A-Za-z0-9]|^[A-Z][a-z0-9]+[A-Z]/;
+const DISTINCTIVE_NAME = /[a-z0-9][A-Z]|[A-Za-z0-9]_+[A-Za-z0-9]|^[A-Z][a-z0-9]+[A-Z]|[A-Z]{2}[a-z]{2}/;
+
+/** A dotted chain of identifiers (`yaml.parse`, `Ledger.refund`): no path, no spaces. */
+const DOTTED_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 
 /**
  * The code node a mention names (issue 9 item 2), or null. A trailing call (`()`,
@@ -414,6 +419,9 @@ export function resolveMention(text: string, names: CodeNames, counts: MentionCo
   }
   const target = resolveByName(name, names, counts, receiver === undefined);
   if (target === null && unproven) counts.unproven_receiver = (counts.unproven_receiver ?? 0) + 1;
+  // A qualified name nothing proves (`yaml.parse` where no indexed entry exports `parse`) whose
+  // last name is some declaration's is counted with the bare leaves: it names code, links none.
+  else if (target === null && DOTTED_NAME.test(name) && !names.qualified.has(name) && !names.exports.has(name) && !names.api.has(name) && names.leaves.has(name.slice(name.lastIndexOf('.') + 1))) counts.bare_leaf += 1;
   return target;
 }
 

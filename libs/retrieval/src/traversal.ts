@@ -1,5 +1,7 @@
-import { distance } from 'fastest-levenshtein';
-import { errors, type DocforgeError, type MentionSection, type ReviewState } from '@docforge/core';
+import type { MentionSection, ReviewState } from '@docforge/core';
+import { missingNode } from './missing-node.js';
+
+export { missingNode } from './missing-node.js';
 import type { EdgeRecord, IndexReader } from '@docforge/store';
 
 /** Default number of candidate edges one traversal may examine (deterministic work budget). */
@@ -79,58 +81,6 @@ export interface TraversalOptions {
  * neighbour id, so the same graph always yields the same items; it never scans the edge table.
  * @throws DocforgeError `node_not_found` when the start node does not exist.
  */
-/**
- * The `node_not_found` error for an id the index does not hold, naming the id the caller probably
- * meant when one exists: a code path written without its `code:` prefix (`lib/proto.js`), or a
- * page written with its `.md` extension, else an id equal but for ASCII case, else the one code
- * declaration a bare name names (`transport`). A source path (`docs/clients.md`, `docs/clients`)
- * names the node(s) defined in that file (the first as `did_you_mean`, up to 4 more in the
- * message). Two primary-key reads, one source-path index read, then one scan of the id index at
- * most (the error path only).
- */
-export function missingNode(reader: Pick<IndexReader, 'hasNode' | 'nodeIdsNear' | 'nodeIdsWithPrefix' | 'nodeIdsAtPath'>, id: string): DocforgeError {
-  const candidates = [id.startsWith('code:') ? null : `code:${id}`, /\.(md|markdown)$/i.test(id) ? id.replace(/\.(md|markdown)$/i, '') : null];
-  const meant = candidates.find((candidate): candidate is string => candidate !== null && reader.hasNode(candidate)) ?? null;
-  if (meant !== null) return errors.nodeNotFound(id, undefined, meant);
-  // A source path (`docs/clients.md`, or `docs/clients` without its extension): the nodes defined in that file.
-  const atPath = /[/.]/.test(id) && !id.includes(':') && !id.includes('#') ? reader.nodeIdsAtPath(id.replace(/^\.\//, ''), PATH_SUGGESTIONS) : [];
-  if (atPath.length > 0) return errors.nodeNotFound(id, undefined, atPath[0] ?? null, atPath.slice(1));
-  // Else an id equal but for case, or the one declaration a bare name names (none when several do).
-  const near = reader.nodeIdsNear(id, 2);
-  if (near.length === 1) return errors.nodeNotFound(id, undefined, near[0] ?? null);
-  return errors.nodeNotFound(id, undefined, near.length === 0 ? typoSibling(reader, id) : null);
-}
-
-/** Most nodes of one source file a `node_not_found` message names. */
-const PATH_SUGGESTIONS = 5;
-
-/** Most siblings a typo is compared with. */
-const TYPO_SIBLINGS = 2_000;
-
-/**
- * The one id that shares everything of `id` up to its last separator (`#`, `.`, `/`, `-`) and whose
- * last segment is within a small edit distance of the typed one (1 for up to 4 characters, else 2;
- * `#buildRouting.rout` -> `#buildRouting.route`); null when none or several are that close.
- */
-function typoSibling(reader: Pick<IndexReader, 'nodeIdsWithPrefix'>, id: string): string | null {
-  const cut = Math.max(id.lastIndexOf('#'), id.lastIndexOf('.'), id.lastIndexOf('/'), id.lastIndexOf('-'));
-  if (cut <= 0) return null;
-  const prefix = id.slice(0, cut + 1);
-  const typed = id.slice(cut + 1);
-  const bound = typed.length <= 4 ? 1 : 2;
-  let best: string | null = null;
-  let bestDistance = bound + 1;
-  let ties = 0;
-  for (const sibling of reader.nodeIdsWithPrefix(prefix, TYPO_SIBLINGS)) {
-    const rest = sibling.slice(prefix.length);
-    if (Math.abs(rest.length - typed.length) > bound) continue;
-    const d = distance(rest, typed);
-    if (d < bestDistance) [best, bestDistance, ties] = [sibling, d, 1];
-    else if (d === bestDistance) ties += 1;
-  }
-  return ties === 1 ? best : null;
-}
-
 export function traverse(reader: IndexReader, startId: string, options: TraversalOptions): TraversalResult {
   if (!reader.hasNode(startId)) throw missingNode(reader, startId);
   const budget = options.edgeBudget ?? DEFAULT_EDGE_BUDGET;

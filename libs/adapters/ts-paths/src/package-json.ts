@@ -5,7 +5,12 @@
  */
 import type { ResolutionMode } from './candidates.js';
 
-const CONDITIONS = ['import', 'require', 'node', 'default'];
+/**
+ * The conditions Node matches when it loads a package: `node`, `import` (an ESM importer),
+ * `require` (a CommonJS one) and `default`. Node takes the first key of a conditions object that
+ * it matches, in the package's own key order; `browser`, `types`, `deno` and the like never match.
+ */
+const NODE_CONDITIONS: ReadonlySet<string> = new Set(['node', 'import', 'require', 'default']);
 
 /** What module resolution reads of a package.json. */
 export interface PackageInfo {
@@ -65,13 +70,15 @@ function exportShape(exportsField: unknown): ExportShape {
 }
 
 /**
- * Candidate targets of a package's `exports` value for a subpath (`.` or `./x`), in condition order
- * (`types` first for a TypeScript importer); a pattern match holding a segment Node refuses gives none.
+ * Candidate targets of a package's `exports` value for a subpath (`.` or `./x`): first those Node
+ * loads, in the package's key order ({@link NODE_CONDITIONS}; `types` before them for a TypeScript
+ * importer), then the other conditions' (`browser`, ...) as fallbacks for a project that does not
+ * index Node's target; a pattern match holding a segment Node refuses gives none.
  */
 export function exportTargets(info: PackageInfo, subpath: string, mode: ResolutionMode): string[] {
   const exportsField = info.exports;
   if (exportsField === null || exportsField === undefined) return [];
-  const leaves = (value: unknown): string[] => conditionLeaves(value, mode === 'typescript' ? ['types', ...CONDITIONS] : CONDITIONS);
+  const leaves = (value: unknown): string[] => conditionLeaves(value, mode === 'typescript');
   if (typeof exportsField === 'string' || Array.isArray(exportsField)) return subpath === '.' ? leaves(exportsField) : [];
   if (typeof exportsField !== 'object') return [];
   const map = exportsField as Record<string, unknown>;
@@ -104,16 +111,19 @@ export function validExportTarget(target: string): boolean {
   return target.startsWith('./') && !INVALID_SEGMENT.test(target.slice(2));
 }
 
-/** Targets of an `exports` value: the listed conditions in order, then the others (`types` only when listed). */
-function conditionLeaves(value: unknown, conditions: readonly string[]): string[] {
+/**
+ * Targets of an `exports` value, nested condition objects followed: the targets of the keys Node
+ * matches ({@link NODE_CONDITIONS}) in the object's key order (`types` first when `typesFirst`),
+ * then those of the other keys but `types` (never what Node loads: fallbacks only).
+ */
+function conditionLeaves(value: unknown, typesFirst: boolean): string[] {
   if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap((inner) => conditionLeaves(inner, conditions));
+  if (Array.isArray(value)) return value.flatMap((inner) => conditionLeaves(inner, typesFirst));
   if (value === null || typeof value !== 'object') return [];
   const map = value as Record<string, unknown>;
-  const out: string[] = [];
-  for (const condition of conditions) if (condition in map) out.push(...conditionLeaves(map[condition], conditions));
-  for (const [key, inner] of Object.entries(map)) {
-    if (!conditions.includes(key) && key !== 'types') out.push(...conditionLeaves(inner, conditions));
-  }
+  const keys = Object.keys(map);
+  const out: string[] = typesFirst && 'types' in map ? conditionLeaves(map['types'], typesFirst) : [];
+  for (const key of keys) if (NODE_CONDITIONS.has(key)) out.push(...conditionLeaves(map[key], typesFirst));
+  for (const key of keys) if (!NODE_CONDITIONS.has(key) && key !== 'types') out.push(...conditionLeaves(map[key], typesFirst));
   return out;
 }

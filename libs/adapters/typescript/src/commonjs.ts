@@ -169,11 +169,30 @@ export function exportValue(ex: Extraction, exportName: string, value: ts.Expres
     ex.visit(v, scope);
     return;
   }
+  // `exports.parse = publicApi.parse` after `var publicApi = require('./public-api.js')` (a bundler's
+  // CommonJS build, yaml's dist/index.js): the export of the module the binding holds.
+  const held = ts.isPropertyAccessExpression(v) && ts.isIdentifier(v.expression) ? wholeModuleBinding(ex, v.expression.text) : null;
+  if (held !== null) {
+    record(null, held, (v as ts.PropertyAccessExpression).name.text);
+    ex.visit(v, scope);
+    return;
+  }
   if (exportName === '=' && ts.isObjectLiteralExpression(v)) {
     for (const property of v.properties) exportProperty(ex, property, scope, line);
     return;
   }
   ex.visit(v, scope);
+}
+
+/**
+ * The specifier of a module-level binding of a whole module (`var m = require('./m')`,
+ * `import * as m from './m'`) named `name`, or null (none, or a binding of one export). A module
+ * that declares `name` itself holds no such binding.
+ */
+function wholeModuleBinding(ex: Extraction, name: string): string | null {
+  if (ex.topDecls.has(name)) return null;
+  const binding = ex.bindings.find((candidate) => candidate.local === name);
+  return binding !== undefined && (binding.imported === '=' || binding.imported === '*') ? binding.specifier : null;
 }
 
 /** Records one property of `module.exports = { ... }` and declares function values. */

@@ -2118,7 +2118,7 @@ export interface DocforgeValidateProjectOutput1 {
       [k: string]: unknown;
     };
     /**
-     * How inline code spans and link texts of documents resolved to code nodes: mention-derived documents edges, mentions behind them, bare leaf names (never linked), ambiguous names (linked to none) and, when any, unproven receivers: members of a value the document binds from a call (`logger.foo()` after `const logger = pino()`) that no declaration proves (linked to none).
+     * How inline code spans and link texts of documents resolved to code nodes: mention-derived documents edges, mentions behind them, bare leaf names and qualified names nothing proves whose last name is a declaration's (never linked), ambiguous names (linked to none) and, when any, unproven receivers: members of a value the document binds from a call (`logger.foo()` after `const logger = pino()`) that no declaration proves (linked to none).
      */
     mentions?: {
       edges: number;
