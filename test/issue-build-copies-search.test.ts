@@ -112,3 +112,43 @@ describe('build copies of one source are one search hit', () => {
     await s.close();
   });
 });
+
+// Attacker trial on main (2026-12-08): `src/parser.ts` and `lib/parser.ts`, two hand-written
+// TypeScript sources of different bodies exporting one name, were one search hit (the other under
+// `copies`) and a mention linked to one of them, because the twin rule drops `src` and `lib`. Real
+// input: zod's classic and mini schema modules (different sources, both exporting
+// `discriminatedUnion`) as `src/schemas.ts` and `lib/schemas.ts`.
+describe('two hand-written sources of one module path stay two', () => {
+  let root = '';
+  before(() => {
+    root = tempDir('docforge-two-sources-');
+    const installed = path.join(REPO_ROOT, 'node_modules/zod/src/v4');
+    for (const [from, to] of [['classic/schemas.ts', 'src/schemas.ts'], ['mini/schemas.ts', 'lib/schemas.ts']] as const) {
+      mkdirSync(path.dirname(path.join(root, to)), { recursive: true });
+      cpSync(path.join(installed, from), path.join(root, to));
+    }
+    mkdirSync(path.join(root, 'docs'));
+    writeFileSync(path.join(root, 'docs/unions.md'), '# Unions\n\nUse `discriminatedUnion` to parse tagged unions.\n');
+    writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'two-sources', version: '0.0.0', type: 'module' }));
+    initKeepingCopies(root);
+  });
+  after(() => {
+    if (root !== '') removeDir(root);
+  });
+
+  test('search lists both, neither as a copy of the other', () => {
+    const hits = search(root, 'discriminated union', 10);
+    const ids = hits.map((hit) => hit.id);
+    for (const id of ['code:src/schemas.ts#discriminatedUnion', 'code:lib/schemas.ts#discriminatedUnion']) assert.ok(ids.includes(id), `${id} in ${JSON.stringify(ids)}`);
+    assert.ok(hits.every((hit) => !(hit.copies ?? []).some((copy) => copy.endsWith('schemas.ts#discriminatedUnion'))), JSON.stringify(hits));
+  });
+
+  test('a mention of the name links to neither rather than to one of two sources', () => {
+    const linked = (id: string): boolean => {
+      const run = cli(['impact', id, '--depth', '1', '--limit', '50', '-C', root, '--json']);
+      assert.equal(run.status, 0, run.stderr);
+      return (JSON.parse(run.stdout) as { result: { items: { id: string }[] } }).result.items.some((item) => item.id.startsWith('doc:'));
+    };
+    assert.equal(linked('code:src/schemas.ts#discriminatedUnion'), linked('code:lib/schemas.ts#discriminatedUnion'));
+  });
+});
