@@ -106,8 +106,9 @@ test('a neighbour reached from several cut nodes is counted once in omitted_tota
     };
     const cut = (JSON.parse(run(true)) as { result: Traversal }).result;
     const all = (JSON.parse(spawnSync(process.execPath, [CLI_ENTRY, 'impact', 'REQ-PAY-001', '--depth', '3', '--limit', '200', '-C', examples, '--json'], { encoding: 'utf8' }).stdout) as { result: Traversal }).result;
-    const cutDepth = Math.max(...cut.items.map((item) => item.depth));
+    // The cut depth is the first with a node not listed; the traversal stops there.
     const listed = new Set(cut.items.map((item) => item.id));
+    const cutDepth = Math.min(...all.items.filter((item) => !listed.has(item.id)).map((item) => item.depth));
     const missing = all.items.filter((item) => item.depth === cutDepth && !listed.has(item.id)).length;
     assert.equal(cut.omitted_total, missing);
     assert.ok((cut.partially_expanded ?? []).reduce((sum, p) => sum + p.omitted, 0) > missing, 'the case has a neighbour shared by cut nodes');
