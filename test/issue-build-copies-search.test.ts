@@ -112,3 +112,34 @@ describe('build copies of one source are one search hit', () => {
     await s.close();
   });
 });
+
+// Attacker trial on main (2026-12-08): `src/parser.ts` and `lib/parser.ts`, two hand-written
+// TypeScript sources of different bodies exporting one name, were one search hit (the other under
+// `copies`) and a mention linked to one of them, because the twin rule drops `src` and `lib`
+// (mentions: libs/core/test/build-copies.test.ts). Real
+// input: zod's classic and mini schema modules (different sources, both exporting
+// `discriminatedUnion`) as `src/schemas.ts` and `lib/schemas.ts`.
+describe('two hand-written sources of one module path stay two', () => {
+  let root = '';
+  before(() => {
+    root = tempDir('docforge-two-sources-');
+    const installed = path.join(REPO_ROOT, 'node_modules/zod/src/v4');
+    for (const [from, to] of [['classic/schemas.ts', 'src/schemas.ts'], ['mini/schemas.ts', 'lib/schemas.ts']] as const) {
+      mkdirSync(path.dirname(path.join(root, to)), { recursive: true });
+      cpSync(path.join(installed, from), path.join(root, to));
+    }
+    writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'two-sources', version: '0.0.0', type: 'module' }));
+    initKeepingCopies(root);
+  });
+  after(() => {
+    if (root !== '') removeDir(root);
+  });
+
+  test('search lists both, neither as a copy of the other', () => {
+    const hits = search(root, 'discriminated union', 10);
+    const ids = hits.map((hit) => hit.id);
+    for (const id of ['code:src/schemas.ts#discriminatedUnion', 'code:lib/schemas.ts#discriminatedUnion']) assert.ok(ids.includes(id), `${id} in ${JSON.stringify(ids)}`);
+    assert.ok(hits.every((hit) => !(hit.copies ?? []).some((copy) => copy.endsWith('schemas.ts#discriminatedUnion'))), JSON.stringify(hits));
+  });
+
+});

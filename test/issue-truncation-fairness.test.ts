@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync } from 'node:fs';
 import { describeValidationErrors, validateGraphBrowserOverview, type GraphBrowserOverview } from '@docforge/protocol';
 import Database from 'better-sqlite3';
-import { CLI_ENTRY } from './helpers/paths.js';
+import { CLI_ENTRY, EXAMPLES_DIR } from './helpers/paths.js';
 import { removeDir, tempDir } from './helpers/projects.js';
 import { openBrowserSession, workerConfig } from './helpers/graph-browser.js';
 
@@ -31,7 +31,7 @@ assert.equal(cli(['sync']).status, 0);
 
 type Item = { id: string; depth: number; via: string };
 type Partial = { id: string; listed: number; omitted: number };
-type Traversal = { items: Item[]; truncated: boolean; truncation_reason: string | null; partially_expanded?: Partial[] };
+type Traversal = { items: Item[]; truncated: boolean; truncation_reason: string | null; partially_expanded?: Partial[]; omitted_total?: number };
 
 function traversal(command: 'impact' | 'deps', id: string, depth: number, limit: number): Traversal {
   const run = cli([command, id, '--depth', String(depth), '--limit', String(limit), '--json']);
@@ -74,6 +74,11 @@ function assertFair(command: 'impact' | 'deps', start: string, depth: number, li
     if (listed < all.length) assert.deepEqual(partial.get(parent), { id: parent, listed, omitted: all.length - listed });
     else assert.equal(partial.has(parent), false, `${parent} lost nothing`);
   }
+  // The total counts each left-out node once (attacker trial: 12 "left out" across parents, 10 nodes);
+  // the per-parent counts may overlap, a node reached from several parents counting under each.
+  const layer = new Set(parents.flatMap((parent) => [...oneHop(command, parent)].filter((id) => !earlier.has(id))));
+  assert.equal(cut.omitted_total, [...layer].filter((id) => !kept.has(id)).length);
+  assert.ok((cut.partially_expanded ?? []).reduce((sum, p) => sum + p.omitted, 0) >= cut.omitted_total!);
   return cut;
 }
 
@@ -87,6 +92,30 @@ test('impact of access at depth 2 keeps callers of both Map.Get and Map.Set and 
   const text = cli(['impact', 'code:accessors.go#access', '--depth', '2', '--limit', '40']);
   assert.match(text.stdout, /truncated by result limit: raise --limit, narrow --relations or lower --depth\)/);
   assert.match(text.stdout, /\(neighbours cut by the limit, shared round-robin: .*code:accessors\.go#Map\.Get \(\d+ listed, \d+ left out\)/);
+  assert.match(text.stdout, new RegExp(`; ${String(cut.omitted_total)} distinct neighbours left out in all \\(one reached from several nodes counts under each\\)\\)`));
+});
+
+test('a neighbour reached from several cut nodes is counted once in omitted_total (attacker trial: 12 "left out", 10 nodes)', () => {
+  const examples = tempDir('docforge-examples-cut-');
+  try {
+    cpSync(EXAMPLES_DIR, examples, { recursive: true, filter: (src) => !src.split('/').includes('.docforge') });
+    const run = (json: boolean): string => {
+      const out = spawnSync(process.execPath, [CLI_ENTRY, 'impact', 'REQ-PAY-001', '--depth', '3', '--limit', '4', '-C', examples, ...(json ? ['--json'] : [])], { encoding: 'utf8' });
+      assert.equal(out.status, 0, out.stderr);
+      return out.stdout;
+    };
+    const cut = (JSON.parse(run(true)) as { result: Traversal }).result;
+    const all = (JSON.parse(spawnSync(process.execPath, [CLI_ENTRY, 'impact', 'REQ-PAY-001', '--depth', '3', '--limit', '200', '-C', examples, '--json'], { encoding: 'utf8' }).stdout) as { result: Traversal }).result;
+    // The cut depth is the first with a node not listed; the traversal stops there.
+    const listed = new Set(cut.items.map((item) => item.id));
+    const cutDepth = Math.min(...all.items.filter((item) => !listed.has(item.id)).map((item) => item.depth));
+    const missing = all.items.filter((item) => item.depth === cutDepth && !listed.has(item.id)).length;
+    assert.equal(cut.omitted_total, missing);
+    assert.ok((cut.partially_expanded ?? []).reduce((sum, p) => sum + p.omitted, 0) > missing, 'the case has a neighbour shared by cut nodes');
+    assert.match(run(false), new RegExp(`; ${String(missing)} distinct neighbours left out in all`));
+  } finally {
+    removeDir(examples);
+  }
 });
 
 test('dependencies share the fair cut', () => {

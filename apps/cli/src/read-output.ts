@@ -146,7 +146,8 @@ function printPartial(result: Item, print: Print): void {
   const partial = Array.isArray(result.partially_expanded) ? (result.partially_expanded as Item[]) : [];
   if (partial.length === 0) return;
   const shown = partial.slice(0, PARTIAL_SHOWN).map((p) => `${String(p.id)} (${String(p.listed)} listed, ${String(p.omitted)} left out)`);
-  print(`(neighbours cut by the limit, shared round-robin: ${shown.join(', ')}${partial.length > PARTIAL_SHOWN ? ` and ${partial.length - PARTIAL_SHOWN} more; see --json` : ''})`);
+  const total = typeof result.omitted_total === 'number' ? `; ${String(result.omitted_total)} distinct neighbours left out in all (one reached from several nodes counts under each)` : '';
+  print(`(neighbours cut by the limit, shared round-robin: ${shown.join(', ')}${partial.length > PARTIAL_SHOWN ? ` and ${partial.length - PARTIAL_SHOWN} more; see --json` : ''}${total})`);
 }
 
 /** Most lines and characters of an evidence excerpt the text form of `docforge context` shows. */

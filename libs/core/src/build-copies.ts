@@ -7,7 +7,9 @@
  * - **Content copies.** Code files with the same content hash are one file: each stands for its
  *   {@link canonicalCopyPaths canonical path}, whatever folders the copies sit in.
  * - **Twins.** Modules whose (canonical) paths are equal once the build extension and build-layout
- *   folders are dropped ({@link twinKey}).
+ *   folders are dropped ({@link twinKey}), and only while one of them can be the source of the
+ *   others ({@link oneSource}): two hand-written sources of different content are never copies
+ *   (`src/parser.ts` and `lib/parser.ts`, attacker trial on main, 2026-12-08).
  * - **Preference.** A TypeScript source, then an ES module, then CommonJS, then declarations, then a
  *   bundle ({@link copyPreference}).
  */
@@ -16,6 +18,12 @@
 const BUILD_EXTENSION = /(\.d)?\.[cm]?[jt]sx?$/;
 /** A folder name of a build layout: source, output and module-format folders (`esm`, `cjs`, `esm2015`, `esm-browser`, ...). */
 const LAYOUT_FOLDER = /^(src|lib|dist|build|out|es|esm|cjs|mjs|commonjs|module|umd|types|typings|f?esm\d+|es\d+)([-_](browser|node|bundler))?$/;
+/** A folder only build output is written to: a layout folder other than the source folders `src` and `lib`. */
+const OUTPUT_FOLDER = /^(dist|build|out|es|esm|cjs|mjs|commonjs|module|umd|types|typings|f?esm\d+|es\d+)([-_](browser|node|bundler))?$/;
+/** A declaration file (`.d.ts`, `.d.mts`, `.d.cts`). */
+const DECLARATION = /\.d\.[cm]?ts$/;
+/** A TypeScript source (a declaration is tested first). */
+const TYPESCRIPT_SOURCE = /\.(ts|tsx|mts|cts)$/;
 /** A generated bundle: `cdn.js`, `*.min.js`, `*.bundle.js`, `*.umd.js`, `*.iife.js`, or any script under a `umd`, `bundle(s)` or `cdn` folder. */
 export const BUNDLE_FILE = /(^|\/)(cdn(\.min)?|[^/]+[.-](min|bundle|umd|iife))\.[cm]?js$|(^|\/)(umd|bundles?|cdn)\/[^/]+\.[cm]?js$/;
 
@@ -32,6 +40,33 @@ export function twinKey(parts: { path: string; name: string }): string | null {
   const folders = parts.path.replace(BUILD_EXTENSION, '').split('/');
   const file = folders.pop()!;
   return `${[...folders.filter((folder) => !LAYOUT_FOLDER.test(folder)), file].join('/')}#${parts.name}`;
+}
+
+/**
+ * Whether build files of one {@link twinKey} (their canonical paths) can all stand for one source,
+ * that is whether at most one of them is hand-written; the others are then provably its build
+ * output. A TypeScript source (no declaration) is hand-written: tsc writes JavaScript and
+ * declarations, never TypeScript, so with one TypeScript source the scripts and declarations are
+ * its emit (zod's `src/v4/core/api.ts` and `v4/core/api.js`), and two of them are two sources
+ * (`src/parser.ts` and `lib/parser.ts` of different content). Without one, a declaration and a
+ * script under an output folder (`dist`, `build`, `esm`, `cjs`, ...; not `src` or `lib`) are output,
+ * and the other scripts are one source only when they sit in one folder (a module's formats side
+ * by side: date-fns `addDays.js`, `addDays.cjs`); `src/x.js` and `lib/x.js` are two.
+ */
+export function oneSource(paths: Iterable<string>): boolean {
+  const typescript = new Set<string>();
+  const folders = new Set<string>();
+  for (const path of paths) {
+    if (DECLARATION.test(path)) continue;
+    if (TYPESCRIPT_SOURCE.test(path)) {
+      typescript.add(path);
+      continue;
+    }
+    const parts = path.split('/');
+    parts.pop();
+    if (!parts.some((folder) => OUTPUT_FOLDER.test(folder))) folders.add(parts.join('/'));
+  }
+  return typescript.size === 1 || (typescript.size === 0 && folders.size <= 1);
 }
 
 /**
@@ -95,11 +130,13 @@ export function copyKey(id: string, canonical: (path: string) => string | undefi
 
 /**
  * The one id `ids` name when all of them are copies of one declaration (one {@link copyKey}, none a
- * bundle), the kept one by {@link compareCopyPaths}; else `ids` unchanged.
+ * bundle, their files {@link oneSource one source}), the kept one by {@link compareCopyPaths}; else
+ * `ids` unchanged.
  */
 export function oneOfCopies(ids: readonly string[], canonical: (path: string) => string | undefined): readonly string[] {
   if (ids.length < 2) return ids;
   const key = copyKey(ids[0]!, canonical);
   if (key === null || ids.some((id) => BUNDLE_FILE.test(codeParts(id)!.path) || copyKey(id, canonical) !== key)) return ids;
+  if (!oneSource(ids.map((id) => { const path = codeParts(id)!.path; return canonical(path) ?? path; }))) return ids;
   return [[...ids].sort((a, b) => compareCopyPaths(codeParts(a)!.path, codeParts(b)!.path) || (a < b ? -1 : 1))[0]!];
 }

@@ -46,6 +46,6 @@ export { DESCRIPTOR_FILE_NAME, nearestProjectRoot, projectRootLookalike, initHin
 export { authoredTextProblem, MAX_NODE_ID_CHARS, nodeIdProblem, shownId, UNSAFE_ID_CHARACTER, UNSAFE_TITLE_CHARACTER, type AuthoredText } from './node-id-rules.js';
 export { excludedClause, excludedImportIssue, excludedTarget } from './excluded-import.js';
 // Build copies of one source (content copies, twins) and the kept one, for search and mentions alike (issue 30, new-user trial on lru-cache).
-export { BUNDLE_FILE, codeParts, twinKey, copyPreference, compareCopyPaths, canonicalCopyPaths, copyKey, oneOfCopies } from './build-copies.js';
+export { BUNDLE_FILE, codeParts, twinKey, oneSource, copyPreference, compareCopyPaths, canonicalCopyPaths, copyKey, oneOfCopies } from './build-copies.js';
 // Minified code told by its shape (new-user trial on marked): init leaves it out, sync warns `minified_source`.
-export { minifiedEvidence, minifiedReason, MINIFIED_SAMPLE_CHARS, type MinifiedEvidence } from './minified.js';
+export { minifiedEvidence, minifiedReason, MINIFIED_SAMPLE_CHARS, MINIFIED_READ_CHARS, type MinifiedEvidence } from './minified.js';

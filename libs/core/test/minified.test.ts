@@ -34,3 +34,30 @@ test('readable code is not minified: a build with a source map, long regex lines
 test('a short one-line file is never judged', () => {
   assert.equal(minifiedEvidence('module.exports=require("./lib/index.js");'.repeat(20)), null);
 });
+
+test('a leading data literal is no evidence: the code after it is judged, the longest line is its true length', () => {
+  // Attacker trial on main: a 93 KB one-line base64 constant before ordinary functions, and a
+  // 3.6 MB one-line array before `export function afterData`, were left out as minified with
+  // "longest 65536" (the sample size). Real data and real readable code: lru-cache's own build
+  // after a base64 constant of markdown-it's minified bundle, and qs's `lib/parse.js` after a JSON array of
+  // mime-db's entries on one line.
+  const base64 = `const FONT = "${Buffer.from(read('markdown-it/dist/markdown-it.min.js')).toString('base64')}";\n`;
+  assert.ok(base64.length > 65536);
+  assert.equal(minifiedEvidence(`${base64}${read('lru-cache/dist/esm/index.js')}`), null);
+  const db = JSON.parse(read('mime-db/db.json')) as Record<string, unknown>;
+  const array = `module.exports.TYPES = ${JSON.stringify(Object.entries(db))};\n`;
+  assert.ok(array.length > 65536);
+  assert.equal(minifiedEvidence(`${array}${read('qs/lib/parse.js')}`), null);
+  // Minified code after the data is still minified, and its figures are its own.
+  const bundle = read('qs/dist/qs.js');
+  const after = minifiedEvidence(`${base64}${bundle}`);
+  assert.ok(after !== null);
+  const lines = bundle.split('\n').map((line) => line.length);
+  assert.equal(after.longest_line, Math.max(...lines));
+});
+
+test('a minified line longer than the sample reports its whole length', () => {
+  const bundle = read('markdown-it/dist/markdown-it.min.js');
+  const evidence = minifiedEvidence(bundle)!;
+  assert.equal(evidence.longest_line, Math.max(...bundle.split('\n').map((line) => line.length)));
+});

@@ -4,21 +4,21 @@
  * minified names (`#$`, `#G`, `#ne.walkTokens`). A file most of whose text is on very long lines
  * with almost no whitespace (@docforge/core `minifiedEvidence`) is left out, with the evidence.
  */
-import { openSync, readSync, closeSync } from 'node:fs';
+import { openSync, readSync, closeSync, fstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { MINIFIED_SAMPLE_CHARS, minifiedEvidence, minifiedReason } from '@docforge/core';
+import { MINIFIED_READ_CHARS, minifiedEvidence, minifiedReason } from '@docforge/core';
 import type { InitLeftOut } from './left-out.js';
 
 /** Most files sampled (a bound on init's cost); the rest are passed over. */
 const MAX_FILES = 2_000;
 const DECLARATION_FILE = /\.d\.[cm]?ts$/;
 
-/** The first {@link MINIFIED_SAMPLE_CHARS} bytes of a file as text, or null when unreadable. */
+/** The first {@link MINIFIED_READ_CHARS} bytes of a file (all of a smaller one) as text, or null when unreadable. */
 function head(path: string): string | null {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
-    const buffer = Buffer.alloc(MINIFIED_SAMPLE_CHARS);
+    const buffer = Buffer.alloc(Math.min(fstatSync(fd).size, MINIFIED_READ_CHARS));
     const read = readSync(fd, buffer, 0, buffer.length, 0);
     return buffer.subarray(0, read).toString('utf8');
   } catch {
@@ -31,8 +31,9 @@ function head(path: string): string | null {
 /**
  * The minified files among `files` (project-relative script paths under the code roots, none
  * already left out), each excluded by its own path with the evidence as its reason; nothing when
- * every file is minified (the code there is; sync then warns `minified_source` on each). Reads the
- * first 64 KiB of at most 2,000 files (declaration files are not read); never throws.
+ * every file is minified (the code there is; sync then warns `minified_source` on each). Reads at
+ * most the first 8 MiB of at most 2,000 files (a leading data literal is passed over to judge the
+ * code after it; declaration files are not read); never throws.
  * @param root absolute project root
  */
 export function minifiedFiles(root: string, files: readonly string[]): { excludes: string[]; leftOut: InitLeftOut[] } {

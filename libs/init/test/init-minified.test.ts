@@ -6,7 +6,7 @@
 // qs (readable `lib/*.js` beside its browserify bundle `dist/qs.js`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadDescriptor, walkSources } from '@docforge/project';
@@ -46,5 +46,26 @@ test('qs: readable lib/*.js stay; a package whose only code is minified keeps it
   } finally {
     removeTree(qs);
     removeTree(only);
+  }
+});
+
+test('a file whose first 64 KiB are one data literal is judged by the code after it (attacker trial on main)', () => {
+  // A 93 KB base64 constant before ordinary functions was left out as minified, "longest 65536".
+  // Real data and code: markdown-it's minified bundle as a base64 constant before qs's readable
+  // `lib/utils.js`; the bundle itself, after the same constant, is still left out.
+  const root = tempTree({});
+  try {
+    cpSync(join(NODE_MODULES, 'qs/lib'), join(root, 'lib'), { recursive: true });
+    cpSync(join(NODE_MODULES, 'qs/README.md'), join(root, 'README.md'));
+    const data = `var FONT = "${readFileSync(join(NODE_MODULES, 'markdown-it/dist/markdown-it.min.js')).toString('base64')}";\n`;
+    writeFileSync(join(root, 'lib/font-data.js'), data + readFileSync(join(NODE_MODULES, 'qs/lib/utils.js'), 'utf8'));
+    const bundle = readFileSync(join(NODE_MODULES, 'qs/dist/qs.js'), 'utf8');
+    writeFileSync(join(root, 'lib/packed.js'), data + bundle);
+    const left = initProject(root).left_out.filter((item) => item.reason.startsWith('minified code'));
+    assert.deepEqual(left.map((item) => item.path), ['lib/packed.js']);
+    const longest = Math.max(...bundle.split('\n').map((line) => line.length));
+    assert.match(left[0]!.reason, new RegExp(`\\(longest ${String(longest)}\\)`));
+  } finally {
+    removeTree(root);
   }
 });

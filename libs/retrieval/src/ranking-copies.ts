@@ -8,7 +8,9 @@
  *   build extension (`.ts`, `.js`, `.mjs`, `.cjs`, `.d.ts`, `.d.cts`, ...) and build-layout folders
  *   (@docforge/core `twinKey`: `src`, `lib`, `dist`, `esm`, `cjs`, ...) are dropped are one group:
  *   `addDays.js#addDays` and `addDays.cjs#addDays`, `dist/esm/v4.js#v4` and `dist/cjs/v4.js#v4`,
- *   zod's `src/v4/core/api.ts#_string` and `v4/core/api.js#_string`.
+ *   zod's `src/v4/core/api.ts#_string` and `v4/core/api.js#_string`; only while their files can
+ *   be one source and its output (core `oneSource`): `src/parser.ts#parseQuux` and
+ *   `lib/parser.ts#parseQuux`, two hand-written sources, stay two hits (one group per file then).
  * - **Bundles.** A node of a generated bundle (core `BUNDLE_FILE`: `cdn.js`, `*.min.js`,
  *   `*.bundle.js`, `*.umd.js`, `*.iife.js`, or a file under a `umd`/`bundles`/`cdn` folder) joins
  *   the best-ranked non-bundle group of the same qualified name, as written or with a bundler's
@@ -25,7 +27,7 @@
  * score of its members, listing the others best first in `copies` (each still a node of its own:
  * `docforge_get_node`, traversal and an exact-id search reach it).
  */
-import { BUNDLE_FILE, codeParts, compareCopyPaths, copyKey, copyPreference as preference } from '@docforge/core';
+import { BUNDLE_FILE, codeParts, compareCopyPaths, copyKey, copyPreference as preference, oneSource } from '@docforge/core';
 import type { RankedNode } from './ranked-node.js';
 
 /** Most copy ids one hit lists; `copies_total` counts them all when there are more. */
@@ -72,6 +74,7 @@ export function collapseCopies(ranked: readonly RankedNode[], canonical: (path: 
     group.members.push(node);
     if (parts.name !== '' && !byName.has(parts.name)) byName.set(parts.name, group);
   }
+  for (const group of byTwin.values()) splitSources(group, groups, canonical);
   // Bundlers transpile (a class becomes a function): a bundle node joins by name alone, and bundles
   // without a source copy in the window (`cdn.js`, `fp/cdn.js`) join each other.
   const bundleGroups = new Map<string, Group>();
@@ -87,6 +90,28 @@ export function collapseCopies(ranked: readonly RankedNode[], canonical: (path: 
     group.members.push(node);
   }
   return groups.map(hitOf).sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
+}
+
+/**
+ * A twin group whose files are not {@link oneSource one source} (two hand-written sources): one
+ * group per file (byte-identical copies stay one). The first keeps the group's place (a bundle
+ * joins the best-ranked one by name); the others are appended to `groups`.
+ */
+function splitSources(group: Group, groups: Group[], canonical: (path: string) => string | undefined): void {
+  const kept = (node: RankedNode): string => {
+    const path = codeParts(node.row.id)!.path;
+    return canonical(path) ?? path;
+  };
+  if (oneSource(group.members.map(kept))) return;
+  const byFile = new Map<string, RankedNode[]>();
+  for (const node of group.members) {
+    const list = byFile.get(kept(node));
+    if (list === undefined) byFile.set(kept(node), [node]);
+    else list.push(node);
+  }
+  const [first, ...rest] = [...byFile.values()];
+  group.members = first!;
+  for (const members of rest) groups.push({ members });
 }
 
 /** One group's entry: its preferred member at the group's best score, the others as `copies`. */

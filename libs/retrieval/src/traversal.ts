@@ -49,9 +49,13 @@ export interface TraversalResult {
    * when the budget also ran out in that depth): each node (the start node or an item) whose
    * neighbours at the next depth were only partly listed, with how many were `listed` and
    * `omitted`, in traversal order, at most {@link PARTIAL_EXPANSIONS_LISTED}. The cut depth's room
-   * is shared round-robin by the nodes it was reached from.
+   * is shared round-robin by the nodes it was reached from. A neighbour reached from several of
+   * them is counted under each, so the `omitted` counts may overlap: {@link omitted_total} is the
+   * true number left out.
    */
   partially_expanded?: PartialExpansion[];
+  /** Present with `partially_expanded`: how many distinct nodes of the cut depth were left out (each once, however many nodes reach it). */
+  omitted_total?: number;
 }
 
 /** Most entries of `partially_expanded` (the first in traversal order). */
@@ -91,6 +95,7 @@ export function traverse(reader: IndexReader, startId: string, options: Traversa
   let frontier = [startId];
   let examined = 0;
   let reason: TraversalResult['truncation_reason'] = null;
+  let omitted = 0;
   for (let depth = 1; depth <= options.depth && frontier.length > 0; depth += 1) {
     const layer = readLayer(reader, frontier, depth, seen, { direction: options.direction, relations, budget: budget - examined });
     examined += layer.examined;
@@ -100,13 +105,14 @@ export function traverse(reader: IndexReader, startId: string, options: Traversa
       seen.add(item.id);
       items.push(item);
     }
+    omitted += layer.items.length - kept.length;
     if (layer.budgetHit) reason = 'edge_budget';
     else if (kept.length < layer.items.length) reason = 'result_limit';
     if (reason !== null) break;
     frontier = kept.map((item) => item.id);
   }
   for (const item of items) item.relations.sort(compareCodeUnits);
-  return { items, truncated: reason !== null, truncation_reason: reason, examined_edges: examined, edge_budget: budget, ...(partial.length > 0 ? { partially_expanded: partial } : {}) };
+  return { items, truncated: reason !== null, truncation_reason: reason, examined_edges: examined, edge_budget: budget, ...(partial.length > 0 ? { partially_expanded: partial, omitted_total: omitted } : {}) };
 }
 
 /**

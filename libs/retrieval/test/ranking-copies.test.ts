@@ -36,3 +36,17 @@ test('different modules, names and non-code nodes never collapse; more than ten 
   assert.equal(one!.copies!.length, 10);
   assert.equal(one!.copies_total, 12);
 });
+
+test('two hand-written sources of one module path never collapse; their content copies and outputs do', () => {
+  // Attacker trial on main: `src/parser.ts` and `lib/parser.ts` (different bodies) were one hit.
+  const two = [node('code:src/parser.ts#parseQuux', 2), node('code:lib/parser.ts#parseQuux', 1)];
+  assert.deepEqual(shape(two), two.map((r) => [r.row.id, r.score, []]));
+  const scripts = [node('code:src/parser.js#parseQuux', 2), node('code:lib/parser.js#parseQuux', 1)];
+  assert.deepEqual(shape(scripts), scripts.map((r) => [r.row.id, r.score, []]));
+  // One source and its build output still collapse: tsc's emit to `lib/`, a babel build to `dist/`.
+  assert.deepEqual(shape([node('code:lib/parser.js#p', 2), node('code:src/parser.ts#p', 1), node('code:lib/parser.d.ts#p', 1)]), [['code:src/parser.ts#p', 2, ['code:lib/parser.js#p', 'code:lib/parser.d.ts#p']]]);
+  assert.deepEqual(shape([node('code:src/parser.js#p', 2), node('code:dist/parser.js#p', 1)]), [['code:src/parser.js#p', 2, ['code:dist/parser.js#p']]]);
+  // Byte-identical sources are one file (the content rule), whatever their folders.
+  const same = (path: string): string | undefined => (path === 'lib/parser.ts' ? 'src/parser.ts' : undefined);
+  assert.deepEqual(collapseCopies(two, same).map((r) => [r.row.id, r.copies ?? []]), [['code:src/parser.ts#parseQuux', ['code:lib/parser.ts#parseQuux']]]);
+});

@@ -948,7 +948,7 @@ export interface DocforgeDependenciesOutput1 {
     examined_edges?: number;
     edge_budget?: number;
     /**
-     * Present only when the result limit cut a depth: the nodes (node_id or items) whose outgoing neighbours at the next depth were only partly listed, in traversal order (at most 100), each with how many were listed and omitted. The cut depth's room is shared round-robin by the nodes it was reached from (in the order they were listed), so every branch keeps some of its nodes; read a cut node's full list with docforge_backlinks (impact) or a traversal from that node.
+     * Present only when the result limit cut a depth: the nodes (node_id or items) whose outgoing neighbours at the next depth were only partly listed, in traversal order (at most 100), each with how many were listed and omitted (per node: a node reached from several of them counts under each; omitted_total is the distinct count). The cut depth's room is shared round-robin by the nodes it was reached from (in the order they were listed), so every branch keeps some of its nodes; read a cut node's full list with docforge_backlinks (impact) or a traversal from that node.
      *
      * @maxItems 100
      */
@@ -957,6 +957,10 @@ export interface DocforgeDependenciesOutput1 {
       listed: number;
       omitted: number;
     }[];
+    /**
+     * Present with partially_expanded: how many distinct nodes of the cut depth were left out, each once. The omitted counts of partially_expanded are per node and may overlap (a node reached from several of them counts under each), so their sum can exceed this.
+     */
+    omitted_total?: number;
     /**
      * Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).
      */
@@ -1748,7 +1752,7 @@ export interface DocforgeImpactOutput1 {
     examined_edges?: number;
     edge_budget?: number;
     /**
-     * Present only when the result limit cut a depth: the nodes (node_id or items) whose callers and other incoming neighbours at the next depth were only partly listed, in traversal order (at most 100), each with how many were listed and omitted. The cut depth's room is shared round-robin by the nodes it was reached from (in the order they were listed), so every branch keeps some of its nodes; read a cut node's full list with docforge_backlinks (impact) or a traversal from that node.
+     * Present only when the result limit cut a depth: the nodes (node_id or items) whose callers and other incoming neighbours at the next depth were only partly listed, in traversal order (at most 100), each with how many were listed and omitted (per node: a node reached from several of them counts under each; omitted_total is the distinct count). The cut depth's room is shared round-robin by the nodes it was reached from (in the order they were listed), so every branch keeps some of its nodes; read a cut node's full list with docforge_backlinks (impact) or a traversal from that node.
      *
      * @maxItems 100
      */
@@ -1757,6 +1761,10 @@ export interface DocforgeImpactOutput1 {
       listed: number;
       omitted: number;
     }[];
+    /**
+     * Present with partially_expanded: how many distinct nodes of the cut depth were left out, each once. The omitted counts of partially_expanded are per node and may overlap (a node reached from several of them counts under each), so their sum can exceed this.
+     */
+    omitted_total?: number;
     /**
      * Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).
      */

@@ -2384,7 +2384,7 @@ return errors === 0;
 }
 
 export const validate_docforge_dependencies_output = validate116;
-const schema41 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."},"review_state":{"enum":["reviewed","suspect","unreviewed"],"description":"Review state (issue 32) of the edge named by via and relation, when stamped or declared by a document."},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}},"description":"Project-relative file and line that declared the edge."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"partially_expanded":{"type":"array","maxItems":100,"description":"Present only when the result limit cut a depth: the nodes (node_id or items) whose outgoing neighbours at the next depth were only partly listed, in traversal order (at most 100), each with how many were listed and omitted. The cut depth's room is shared round-robin by the nodes it was reached from (in the order they were listed), so every branch keeps some of its nodes; read a cut node's full list with docforge_backlinks (impact) or a traversal from that node.","items":{"type":"object","required":["id","listed","omitted"],"additionalProperties":false,"properties":{"id":{"type":"string"},"listed":{"type":"integer","minimum":0},"omitted":{"type":"integer","minimum":1}}}},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unresolved_calls":{"type":"integer","minimum":0,"description":"When the start node is a code node: its call sites that the adapter's linker could not prove a target for; they have no calls edge among the items (counted, never guessed)."},"unmatched_filters":{"type":"array","description":"Only on an empty result: the first 20 filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
+const schema41 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."},"review_state":{"enum":["reviewed","suspect","unreviewed"],"description":"Review state (issue 32) of the edge named by via and relation, when stamped or declared by a document."},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}},"description":"Project-relative file and line that declared the edge."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"partially_expanded":{"type":"array","maxItems":100,"description":"Present only when the result limit cut a depth: the nodes (node_id or items) whose outgoing neighbours at the next depth were only partly listed, in traversal order (at most 100), each with how many were listed and omitted (per node: a node reached from several of them counts under each; omitted_total is the distinct count). The cut depth's room is shared round-robin by the nodes it was reached from (in the order they were listed), so every branch keeps some of its nodes; read a cut node's full list with docforge_backlinks (impact) or a traversal from that node.","items":{"type":"object","required":["id","listed","omitted"],"additionalProperties":false,"properties":{"id":{"type":"string"},"listed":{"type":"integer","minimum":0},"omitted":{"type":"integer","minimum":1}}}},"omitted_total":{"type":"integer","minimum":1,"description":"Present with partially_expanded: how many distinct nodes of the cut depth were left out, each once. The omitted counts of partially_expanded are per node and may overlap (a node reached from several of them counts under each), so their sum can exceed this."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unresolved_calls":{"type":"integer","minimum":0,"description":"When the start node is a code node: its call sites that the adapter's linker could not prove a target for; they have no calls edge among the items (counted, never guessed)."},"unmatched_filters":{"type":"array","description":"Only on an empty result: the first 20 filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json" */;
@@ -2556,28 +2556,35 @@ if(data27 < 1 || isNaN(data27)) (vErrors ??= []).push({instancePath:instancePath
 (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded",schemaPath:"#/properties/result/properties/partially_expanded/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-if(data0.oversized_items !== undefined){
-let data28 = data0.oversized_items;
-if(Array.isArray(data28)){
-const len3 = data28.length;
-for(let i4=0; i4<len3; i4++){
-let data29 = data28[i4];
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-for(const prop4 of schema41.properties.result.properties.oversized_items.items.required){
-if(data29[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+if(data0.omitted_total !== undefined){
+let data28 = data0.omitted_total;
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) (vErrors ??= []).push({instancePath:instancePath+"/result/omitted_total",schemaPath:"#/properties/result/properties/omitted_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data28 == "number"){
+if(data28 < 1 || isNaN(data28)) (vErrors ??= []).push({instancePath:instancePath+"/result/omitted_total",schemaPath:"#/properties/result/properties/omitted_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
-for(const key1 in data29){
+}
+if(data0.oversized_items !== undefined){
+let data29 = data0.oversized_items;
+if(Array.isArray(data29)){
+const len3 = data29.length;
+for(let i4=0; i4<len3; i4++){
+let data30 = data29[i4];
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+for(const prop4 of schema41.properties.result.properties.oversized_items.items.required){
+if(data30[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+}
+for(const key1 in data30){
 if(!((key1 === "id") || (key1 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
-if(data29.id !== undefined){
-let data30 = data29.id;
-if((typeof data30 !== "string") && (data30 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema41.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(data30.id !== undefined){
+let data31 = data30.id;
+if((typeof data31 !== "string") && (data31 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema41.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
-if(data29.chars !== undefined){
-let data31 = data29.chars;
-if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data31 == "number"){
-if(data31 < 0 || isNaN(data31)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data30.chars !== undefined){
+let data32 = data30.chars;
+if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data32 == "number"){
+if(data32 < 0 || isNaN(data32)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
@@ -2589,34 +2596,34 @@ if(data31 < 0 || isNaN(data31)) (vErrors ??= []).push({instancePath:instancePath
 }
 }
 if(data0.unresolved_calls !== undefined){
-let data32 = data0.unresolved_calls;
-if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data32 == "number"){
-if(data32 < 0 || isNaN(data32)) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data33 = data0.unresolved_calls;
+if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data33 == "number"){
+if(data33 < 0 || isNaN(data33)) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.unmatched_filters !== undefined){
-let data33 = data0.unmatched_filters;
-if(Array.isArray(data33)){
-const len4 = data33.length;
+let data34 = data0.unmatched_filters;
+if(Array.isArray(data34)){
+const len4 = data34.length;
 for(let i5=0; i5<len4; i5++){
-let data34 = data33[i5];
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+let data35 = data34[i5];
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
 for(const prop5 of schema41.properties.result.properties.unmatched_filters.items.required){
-if(data34[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
+if(data35[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
-for(const key2 in data34){
+for(const key2 in data35){
 if(!(((key2 === "filter") || (key2 === "value")) || (key2 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
-if(data34.filter !== undefined){
-if(typeof data34.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data35.filter !== undefined){
+if(typeof data35.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data34.value !== undefined){
-if(typeof data34.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data35.value !== undefined){
+if(typeof data35.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data34.did_you_mean !== undefined){
-let data37 = data34.did_you_mean;
-if((typeof data37 !== "string") && (data37 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema41.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
+if(data35.did_you_mean !== undefined){
+let data38 = data35.did_you_mean;
+if((typeof data38 !== "string") && (data38 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema41.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -5549,7 +5556,7 @@ return errors === 0;
 }
 
 export const validate_docforge_impact_output = validate146;
-const schema52 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_impact.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}},"description":"Project-relative file and line that declared the edge."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"partially_expanded":{"type":"array","maxItems":100,"description":"Present only when the result limit cut a depth: the nodes (node_id or items) whose callers and other incoming neighbours at the next depth were only partly listed, in traversal order (at most 100), each with how many were listed and omitted. The cut depth's room is shared round-robin by the nodes it was reached from (in the order they were listed), so every branch keeps some of its nodes; read a cut node's full list with docforge_backlinks (impact) or a traversal from that node.","items":{"type":"object","required":["id","listed","omitted"],"additionalProperties":false,"properties":{"id":{"type":"string"},"listed":{"type":"integer","minimum":0},"omitted":{"type":"integer","minimum":1}}}},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unmatched_filters":{"type":"array","description":"Only on an empty result: the first 20 filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
+const schema52 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_impact.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}},"description":"Project-relative file and line that declared the edge."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"partially_expanded":{"type":"array","maxItems":100,"description":"Present only when the result limit cut a depth: the nodes (node_id or items) whose callers and other incoming neighbours at the next depth were only partly listed, in traversal order (at most 100), each with how many were listed and omitted (per node: a node reached from several of them counts under each; omitted_total is the distinct count). The cut depth's room is shared round-robin by the nodes it was reached from (in the order they were listed), so every branch keeps some of its nodes; read a cut node's full list with docforge_backlinks (impact) or a traversal from that node.","items":{"type":"object","required":["id","listed","omitted"],"additionalProperties":false,"properties":{"id":{"type":"string"},"listed":{"type":"integer","minimum":0},"omitted":{"type":"integer","minimum":1}}}},"omitted_total":{"type":"integer","minimum":1,"description":"Present with partially_expanded: how many distinct nodes of the cut depth were left out, each once. The omitted counts of partially_expanded are per node and may overlap (a node reached from several of them counts under each), so their sum can exceed this."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unmatched_filters":{"type":"array","description":"Only on an empty result: the first 20 filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
 
 function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_impact.output.schema.json" */;
@@ -5717,28 +5724,35 @@ if(data26 < 1 || isNaN(data26)) (vErrors ??= []).push({instancePath:instancePath
 (vErrors ??= []).push({instancePath:instancePath+"/result/partially_expanded",schemaPath:"#/properties/result/properties/partially_expanded/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-if(data0.oversized_items !== undefined){
-let data27 = data0.oversized_items;
-if(Array.isArray(data27)){
-const len3 = data27.length;
-for(let i4=0; i4<len3; i4++){
-let data28 = data27[i4];
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-for(const prop4 of schema52.properties.result.properties.oversized_items.items.required){
-if(data28[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+if(data0.omitted_total !== undefined){
+let data27 = data0.omitted_total;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))) (vErrors ??= []).push({instancePath:instancePath+"/result/omitted_total",schemaPath:"#/properties/result/properties/omitted_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data27 == "number"){
+if(data27 < 1 || isNaN(data27)) (vErrors ??= []).push({instancePath:instancePath+"/result/omitted_total",schemaPath:"#/properties/result/properties/omitted_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
-for(const key1 in data28){
+}
+if(data0.oversized_items !== undefined){
+let data28 = data0.oversized_items;
+if(Array.isArray(data28)){
+const len3 = data28.length;
+for(let i4=0; i4<len3; i4++){
+let data29 = data28[i4];
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+for(const prop4 of schema52.properties.result.properties.oversized_items.items.required){
+if(data29[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+}
+for(const key1 in data29){
 if(!((key1 === "id") || (key1 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
-if(data28.id !== undefined){
-let data29 = data28.id;
-if((typeof data29 !== "string") && (data29 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema52.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(data29.id !== undefined){
+let data30 = data29.id;
+if((typeof data30 !== "string") && (data30 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema52.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
-if(data28.chars !== undefined){
-let data30 = data28.chars;
-if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data30 == "number"){
-if(data30 < 0 || isNaN(data30)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data29.chars !== undefined){
+let data31 = data29.chars;
+if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data31 == "number"){
+if(data31 < 0 || isNaN(data31)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i4+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
@@ -5750,27 +5764,27 @@ if(data30 < 0 || isNaN(data30)) (vErrors ??= []).push({instancePath:instancePath
 }
 }
 if(data0.unmatched_filters !== undefined){
-let data31 = data0.unmatched_filters;
-if(Array.isArray(data31)){
-const len4 = data31.length;
+let data32 = data0.unmatched_filters;
+if(Array.isArray(data32)){
+const len4 = data32.length;
 for(let i5=0; i5<len4; i5++){
-let data32 = data31[i5];
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+let data33 = data32[i5];
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
 for(const prop5 of schema52.properties.result.properties.unmatched_filters.items.required){
-if(data32[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
+if(data33[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
-for(const key2 in data32){
+for(const key2 in data33){
 if(!(((key2 === "filter") || (key2 === "value")) || (key2 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
-if(data32.filter !== undefined){
-if(typeof data32.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data33.filter !== undefined){
+if(typeof data33.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data32.value !== undefined){
-if(typeof data32.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data33.value !== undefined){
+if(typeof data33.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data32.did_you_mean !== undefined){
-let data35 = data32.did_you_mean;
-if((typeof data35 !== "string") && (data35 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema52.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
+if(data33.did_you_mean !== undefined){
+let data36 = data33.did_you_mean;
+if((typeof data36 !== "string") && (data36 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema52.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i5,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
