@@ -153,12 +153,13 @@ async function recoverLocked(store: ChangesetStore, layout: StateLayout, descrip
  * start, or the next apply): to the exact before or the exact after state the journal proves, and
  * removes the backups and temp files a killed application left.
  * @param descriptor the project's descriptor: every journal entry is re-confined to its real content roots
+ * @param options.lockTimeoutMs longest wait for the application lock (default {@link APPLICATION_LOCK_TIMEOUT_MS})
  * @returns what was done, or null when no journal was open
  * @throws DocforgeError `application_journal_invalid` (nothing changed) for a journal failing its
  *   schema or confinement; `application_recovery_conflict` (nothing changed) when a file holds
  *   neither recorded state; `application_in_progress` when a rollback cannot complete; `lock_timeout`
  */
-export async function recoverApplication(store: ChangesetStore, descriptor: Descriptor, options: { now?: () => Date } = {}): Promise<RecoveryOutcome | null> {
+export async function recoverApplication(store: ChangesetStore, descriptor: Descriptor, options: { now?: () => Date; lockTimeoutMs?: number } = {}): Promise<RecoveryOutcome | null> {
   const layout = layoutOf(store);
   if (!journalOpen(layout) && !leftoversPresent(layout)) return null;
   ensureStateDir(layout.root, layout.locksDir);
@@ -169,7 +170,7 @@ export async function recoverApplication(store: ChangesetStore, descriptor: Desc
     } finally {
       await dirs.close();
     }
-  }, { timeoutMs: APPLICATION_LOCK_TIMEOUT_MS, label: 'canonical_application' });
+  }, { timeoutMs: options.lockTimeoutMs ?? APPLICATION_LOCK_TIMEOUT_MS, label: 'canonical_application' });
 }
 
 /**

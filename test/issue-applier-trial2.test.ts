@@ -1,0 +1,39 @@
+// Pins the second canonical-applier attacker trial (ap2): a gated start answers initialize at once whatever the application lock and retries recovery before each call until it passes (no restart); the gate's errors report the last publication.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import path from 'node:path';
+import { exampleProjectCopy, tempDir } from './helpers/projects.js';
+import { expectError, useServer, type Json } from './helpers/server.js';
+
+const journalOf = (root: string): string => path.join(root, '.docforge/application/journal.json');
+
+test('F1: a gated server started while another process holds the application lock answers at once, and serves once the lock is free', async () => {
+  const root = exampleProjectCopy();
+  const marker = path.join(tempDir('docforge-fault-'), 'marker');
+  const holder = await useServer(root, { proposalWriter: 'agent', canonicalApplier: 'reviewer', env: { DOCFORGE_TEST_FAULT_POINT: 'apply_kill_prepared', DOCFORGE_TEST_FAULT_MARKER: marker } });
+  const reg = await holder.call('docforge_register_changes', { operations: [{ op: 'node_update', node_id: 'CMP-LEDGER', body: '# Ledger\n\nheld\n' }] as Json[] });
+  const id = reg.result!.changeset_id;
+  let settled = false;
+  const pending = holder.call('docforge_apply_changeset', { changeset_id: id, changeset_sha256: reg.result!.changeset_sha256 }).catch(() => null).finally(() => { settled = true; });
+  while (!existsSync(marker) && !settled) await sleep(50);
+  assert.ok(existsSync(marker), 'the holder stopped at prepared, holding the application lock');
+
+  const gated = await useServer(root, { canonicalApplier: 'reviewer' });
+  const held = await gated.call('docforge_sync');
+  assert.equal(settled, false, 'answered while the holder still holds the lock');
+  const error = await expectError(held, 'lock_timeout');
+  assert.notEqual(held.project!.id, null, 'the gate error reports the project (F9b)');
+  assert.ok(held.project!.revision > 0 && held.project!.source_hash !== null, 'the gate error reports the last publication (F9b)');
+  assert.ok(error.remediation);
+
+  // The holder dies at prepared: the lock is free, the next call recovers and serves.
+  for (const pid of readFileSync(marker, 'utf8').trim().split(' ').map(Number)) process.kill(pid, 'SIGKILL');
+  await pending;
+  const synced = await gated.call('docforge_sync');
+  assert.equal(synced.ok, true, JSON.stringify(synced.error));
+  assert.equal(existsSync(journalOf(root)), false, 'the interrupted application was recovered');
+  assert.equal((await gated.call('docforge_get_changeset', { changeset_id: id })).result!.changeset.stored_status, 'ready');
+  await gated.close();
+});
