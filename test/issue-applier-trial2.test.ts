@@ -37,3 +37,36 @@ test('F1: a gated server started while another process holds the application loc
   assert.equal((await gated.call('docforge_get_changeset', { changeset_id: id })).result!.changeset.stored_status, 'ready');
   await gated.close();
 });
+
+/** Registers `operations` (writer `agent`) on a copy of the example and SIGKILLs the applying server at journal step `step`. */
+async function crashedAt(step: string, operations: Json[]): Promise<{ root: string; id: string }> {
+  const root = exampleProjectCopy();
+  const marker = path.join(tempDir('docforge-fault-'), 'marker');
+  const server = await useServer(root, { proposalWriter: 'agent', canonicalApplier: 'reviewer', env: { DOCFORGE_TEST_FAULT_POINT: `apply_kill_${step}`, DOCFORGE_TEST_FAULT_MARKER: marker } });
+  const reg = await server.call('docforge_register_changes', { operations });
+  assert.equal(reg.result!.status, 'ready', JSON.stringify(reg.result!.findings));
+  let settled = false;
+  const pending = server.call('docforge_apply_changeset', { changeset_id: reg.result!.changeset_id, changeset_sha256: reg.result!.changeset_sha256 }).catch(() => null).finally(() => { settled = true; });
+  while (!existsSync(marker) && !settled) await sleep(50);
+  assert.ok(existsSync(marker), `the apply reached ${step}`);
+  for (const pid of readFileSync(marker, 'utf8').trim().split(' ').map(Number)) process.kill(pid, 'SIGKILL');
+  await pending;
+  assert.equal(JSON.parse(readFileSync(journalOf(root), 'utf8')).step, step);
+  return { root, id: reg.result!.changeset_id };
+}
+
+const TWO: Json[] = [
+  { op: 'node_update', node_id: 'CMP-LEDGER', body: '# Ledger\n\nNew ledger body.\n' },
+  { op: 'node_update', node_id: 'ADR-004', set: { title: 'Retry budgets per tenant' } },
+];
+
+test('F3: the changeset an open journal names cannot be abandoned; the gated recovery then stores it applied', async () => {
+  const { root, id } = await crashedAt('verified', TWO);
+  const agent = await useServer(root, { proposalWriter: 'agent' });
+  const error = await expectError(agent.call('docforge_abandon_changeset', { changeset_id: id }), 'application_in_progress');
+  assert.equal(error.details.changeset_id, id);
+  await agent.close();
+  const gated = await useServer(root, { canonicalApplier: 'reviewer' });
+  assert.equal((await gated.call('docforge_get_changeset', { changeset_id: id })).result!.changeset.stored_status, 'applied');
+  await gated.close();
+});
