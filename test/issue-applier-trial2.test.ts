@@ -1,12 +1,13 @@
 // Pins the second canonical-applier attacker trial (ap2): a gated start answers initialize at once whatever the application lock and retries recovery before each call until it passes (no restart); the gate's errors report the last publication.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { exampleProjectCopy, tempDir } from './helpers/projects.js';
 import { expectError, useServer, type Json } from './helpers/server.js';
 
+const RECORDS = 'docs/decisions/records.toml';
 const journalOf = (root: string): string => path.join(root, '.docforge/application/journal.json');
 
 test('F1: a gated server started while another process holds the application lock answers at once, and serves once the lock is free', async () => {
@@ -68,5 +69,46 @@ test('F3: the changeset an open journal names cannot be abandoned; the gated rec
   await agent.close();
   const gated = await useServer(root, { canonicalApplier: 'reviewer' });
   assert.equal((await gated.call('docforge_get_changeset', { changeset_id: id })).result!.changeset.stored_status, 'applied');
+  await gated.close();
+});
+
+test('F2: a file gone with its folder after the crash is a recovery conflict naming it and its folder; re-creating the folder and copying the backup back finishes the rollback', async () => {
+  const { root, id } = await crashedAt('written', TWO);
+  rmSync(path.join(root, 'docs/decisions'), { recursive: true, force: true });
+  const gated = await useServer(root, { canonicalApplier: 'reviewer' });
+  const error = await expectError(gated.call('docforge_sync'), 'application_recovery_conflict');
+  assert.deepEqual(error.details.paths, [RECORDS]);
+  const gone = (error.details.files as Json[]).find((f) => f.path === RECORDS)!;
+  assert.equal(gone.remedy, 'recreate_folder_and_copy_backup_back');
+  assert.match(error.message, /re-create the folder docs\/decisions and copy the backup \S+ back to docs\/decisions\/records\.toml/);
+  assert.equal(error.remediation, 'resolve_changed_files_by_hand');
+
+  // The by-hand steps the message gives; the next call finishes the rollback (no restart).
+  mkdirSync(path.join(root, 'docs/decisions'));
+  copyFileSync(path.join(root, '.docforge/application/backup', gone.backup), path.join(root, RECORDS));
+  assert.equal((await gated.call('docforge_get_changeset', { changeset_id: id })).result!.changeset.stored_status, 'ready');
+  assert.equal(existsSync(journalOf(root)), false);
+  await gated.close();
+});
+
+test('F9a: an edited file the changeset created is a conflict whose step is to delete it, not to copy a backup back', async () => {
+  const created = 'docs/requirements/pay-099-refund-receipts.md';
+  const { root, id } = await crashedAt('written', [
+    { op: 'node_create', node: { id: 'REQ-PAY-099', kind: 'requirement', title: 'Refund receipts', status: 'draft', relations: { refines: ['REQ-PAY-005'] } }, path: created, body: '# Refund receipts\n\nEvery refund issues a receipt.\n' },
+    ...TWO,
+  ]);
+  appendFileSync(path.join(root, created), '\nA hand edit after the crash.\n');
+  const gated = await useServer(root, { canonicalApplier: 'reviewer' });
+  const error = await expectError(gated.call('docforge_sync'), 'application_recovery_conflict');
+  assert.deepEqual(error.details.paths, [created]);
+  const file = (error.details.files as Json[]).find((f) => f.path === created)!;
+  assert.equal(file.backup, null);
+  assert.equal(file.remedy, 'delete_created_file');
+  assert.match(error.message, /delete docs\/requirements\/pay-099-refund-receipts\.md \(the change created it/);
+  assert.doesNotMatch(error.message, /copy each listed file's backup/);
+
+  rmSync(path.join(root, created));
+  assert.equal((await gated.call('docforge_get_changeset', { changeset_id: id })).result!.changeset.stored_status, 'ready');
+  assert.equal(existsSync(path.join(root, created)), false);
   await gated.close();
 });
