@@ -1,7 +1,7 @@
 // Pins the second canonical-applier attacker trial (ap2): a gated start answers initialize at once whatever the application lock and retries recovery before each call until it passes (no restart); the gate's errors report the last publication.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { exampleProjectCopy, tempDir } from './helpers/projects.js';
@@ -111,4 +111,22 @@ test('F9a: an edited file the changeset created is a conflict whose step is to d
   assert.equal((await gated.call('docforge_get_changeset', { changeset_id: id })).result!.changeset.stored_status, 'ready');
   assert.equal(existsSync(path.join(root, created)), false);
   await gated.close();
+});
+
+test('F4: a journal whose files are not the ones the changeset writes is refused, whatever its step; nothing is stored applied', async () => {
+  for (const files of ['none', 'stray'] as const) {
+    const { root, id } = await crashedAt('prepared', TWO);
+    const journal = JSON.parse(readFileSync(journalOf(root), 'utf8')) as Json;
+    journal.step = 'verified';
+    if (files === 'none') journal.files = [];
+    else journal.files = (journal.files as Json[]).map((f) => (f.path === RECORDS ? { ...f, path: 'docs/components/retry.md', target: 'docs/components/retry.md' } : f));
+    writeFileSync(journalOf(root), JSON.stringify(journal));
+    const gated = await useServer(root, { canonicalApplier: 'reviewer' });
+    const error = await expectError(gated.call('docforge_get_changeset', { changeset_id: id }), 'application_journal_invalid');
+    assert.equal(error.details.reason_code, 'files', `${files}: ${error.message}`);
+    await gated.close();
+    const reader = await useServer(root, { mode: 'read' });
+    await reader.close();
+    assert.equal(JSON.parse(readFileSync(path.join(root, `.docforge/changesets/${id}.json`), 'utf8')).status, 'ready', `${files}: not stored applied`);
+  }
 });

@@ -17,7 +17,7 @@ import { verify } from './apply-verify.js';
 import { journalRecord, reasonOf, stage, writeStaged, type ApplyRun } from './apply-write.js';
 import { evaluateStored } from './lifecycle.js';
 import { backupDir, closeJournal, filesAfter, journalOpen, killPoint, leftoversPresent, restoreFiles, RestoreConflict, writeJournal, type Journal } from './journal.js';
-import { loadJournal } from './journal-check.js';
+import { checkJournalFiles, loadJournal } from './journal-check.js';
 import { deriveStaleness } from './status.js';
 import type { ChangesetStore } from './store.js';
 import type { ChangesetDocument, LifecycleReceipt } from './types.js';
@@ -123,13 +123,15 @@ async function recoverLocked(store: ChangesetStore, layout: StateLayout, descrip
     if (leftoversPresent(layout)) await closeJournal(dirs, layout);
     return null;
   }
+  let doc: ChangesetDocument | null;
+  try {
+    doc = store.read(journal.changeset_id);
+  } catch {
+    doc = null;
+  }
+  // The journal names exactly the files the approved changeset writes (break-it trial ap2, F4).
+  if (doc !== null && doc.changeset_sha256 === journal.changeset_sha256) checkJournalFiles(layout, journal, doc);
   if ((journal.step === 'verified' || journal.step === 'committed') && (await filesAfter(dirs, journal).catch(notAfter))) {
-    let doc: ChangesetDocument | null;
-    try {
-      doc = store.read(journal.changeset_id);
-    } catch {
-      doc = null;
-    }
     if (doc === null || doc.changeset_sha256 !== journal.changeset_sha256) {
       throw errors.applicationJournalInvalid(layout.applicationJournal, backupDir(layout), `it rolls changeset ${journal.changeset_id} forward, but the store holds no changeset with that id and hash`, { reason_code: 'changeset', changeset_id: journal.changeset_id });
     }
