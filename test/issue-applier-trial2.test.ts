@@ -25,8 +25,6 @@ test('F1: a gated server started while another process holds the application loc
   const held = await gated.call('docforge_sync');
   assert.equal(settled, false, 'answered while the holder still holds the lock');
   const error = await expectError(held, 'lock_timeout');
-  assert.notEqual(held.project!.id, null, 'the gate error reports the project (F9b)');
-  assert.ok(held.project!.revision > 0 && held.project!.source_hash !== null, 'the gate error reports the last publication (F9b)');
   assert.ok(error.remediation);
 
   // The holder dies at prepared: the lock is free, the next call recovers and serves.
@@ -37,6 +35,9 @@ test('F1: a gated server started while another process holds the application loc
   assert.equal(existsSync(journalOf(root)), false, 'the interrupted application was recovered');
   assert.equal((await gated.call('docforge_get_changeset', { changeset_id: id })).result!.changeset.stored_status, 'ready');
   await gated.close();
+  // F9b: the gate's error reported the project and its last publication, not the unbound server's nulls.
+  assert.notEqual(held.project!.id, null, 'the gate error reports the project (F9b)');
+  assert.ok(held.project!.revision > 0 && held.project!.source_hash !== null, 'the gate error reports the last publication (F9b)');
 });
 
 /** Registers `operations` (writer `agent`) on a copy of the example and SIGKILLs the applying server at journal step `step`. */
