@@ -13,7 +13,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { ChangesetStore, loadCanonicalApplier, recoverApplication, type CanonicalApplier } from '@docforge/changesets';
-import { readDocforgeConfig } from '@docforge/core';
+import { readDocforgeConfig, toDocforgeError } from '@docforge/core';
 import { loadDescriptor } from '@docforge/project';
 import { resolveProjectRoot } from '@docforge/sync';
 
@@ -35,7 +35,8 @@ export interface ApplicationGate {
 
 /**
  * Resolves the canonical applier the project supplies and creates its recovery gate, trying it once
- * with a short lock wait ({@link GATE_START_WAIT_MS}); a failed try is logged and left for the next
+ * with a short lock wait ({@link GATE_START_WAIT_MS}); a failed try is logged (and written to stderr as
+ * `docforge-mcp: MESSAGE`, as a refused start is) and left for the next
  * tool call.
  * @param projectRoot absolute project root
  * @throws DocforgeError `canonical_applier_unavailable`, `descriptor_invalid`, `project_root_invalid`
@@ -61,7 +62,10 @@ export async function openApplicationGate(projectRoot: string, logger: Logger): 
     },
   };
   await gate.pass(GATE_START_WAIT_MS).catch((error: unknown) => {
-    logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'application gate not passed at start: every tool call tries it again first');
+    // Reported as a refused start is (stderr carries the error), but the server still binds the project.
+    const wire = toDocforgeError(error).toWire();
+    logger.error({ err: wire }, 'application gate not passed at start: every tool call tries it again first');
+    process.stderr.write(`docforge-mcp: ${wire.message}\n`);
   });
   return { applier, gate };
 }
