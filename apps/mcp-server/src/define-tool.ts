@@ -13,6 +13,7 @@ import { argumentsError, type TestFaults } from '@docforge/core';
 import { publishedTool, TOOL_VALIDATORS, type SchemaToolName, type SchemaValidator, type ToolAnnotations, type ToolInputs } from '@docforge/protocol';
 import type { ContextProvider } from '@docforge/retrieval';
 import type { ProjectBlock } from './envelope.js';
+import type { ApplicationGate } from './application-gate.js';
 import { isFitStrategy, type AnyToolOutcome, type FitStrategy, type StatusOutcome, type ToolOutcome } from './outcome.js';
 import { withNormalIds } from './argument-ids.js';
 
@@ -37,6 +38,8 @@ export interface ToolContext {
   declaredOutputs?: DeclaredOutputs | null;
   /** Test-only fault points read at start (`DOCFORGE_TEST_FAULT_POINT`); absent: none armed. */
   testFaults?: TestFaults;
+  /** The recovery gate of a `--canonical-applier` start (application-gate.ts): passed before every tool call; absent: none. */
+  gate?: ApplicationGate | null;
 }
 
 /**

@@ -73,6 +73,8 @@ async function runStages(tool: ToolDefinition, args: unknown, env: ToolCallEnvir
   // rows_read: rows the process's index readers returned while this call ran (calls run their reads synchronously).
   const rowsAtStart = rowsReadTotal();
   try {
+    // The recovery gate of a --canonical-applier start, retried until it passes (application-gate.ts).
+    if (env.ctx.gate) await env.ctx.gate.pass();
     manager.checkProjectAdapter(); // adapter_check
     const checked = tool.checkArguments(args); // validate (the only validation of the arguments)
     tool.precheck(env.ctx, checked); // precheck

@@ -12,7 +12,8 @@ import { QueuedStdioServerTransport } from './stdio-transport.js';
 import { errors, toDocforgeError, type WireError } from '@docforge/core';
 import { guardStdout } from '@docforge/stdio';
 import type { ServeOptions } from './command-line.js';
-import { createGenericServer, prepareCanonicalApplier } from './server.js';
+import { createGenericServer } from './server.js';
+import { openApplicationGate } from './application-gate.js';
 import { createUnboundServer } from './unbound.js';
 
 /**
@@ -49,7 +50,8 @@ export async function runServer(options: ServeOptions, logger: Logger, frames: W
 /**
  * Binds the project root (after the application gate when `--canonical-applier` is given). A start
  * the project cannot honour does not stop the server (issue 30 item 4): the project root is invalid,
- * the project supplies no canonical applier, its adapter or journal cannot be loaded. The server
+ * the project supplies no canonical applier, its adapter cannot be loaded (an interrupted
+ * application that cannot be recovered yet is answered by every tool call instead: application-gate.ts). The server
  * starts, answers `initialize`, and answers every tool call with that structured error and its
  * remediation (unbound.ts), so MCP clients show the cause instead of "Connection closed". Only
  * options that are invalid whatever the project (command-line.ts) exit with status 2.
@@ -58,14 +60,10 @@ async function start(options: ServeOptions, logger: Logger): Promise<Started> {
   const serverOptions = { capabilityMode: options.capabilityMode, proposalWriter: options.proposalWriter, canonicalApplier: options.canonicalApplier, noAst: options.noAst, logger };
   try {
     if (!path.isAbsolute(options.root)) throw errors.projectRootInvalid(options.root, 'is not an absolute path');
-    // The second startup gate (issue 11): the project must supply an applier; an interrupted application is recovered first.
-    let applier = null;
-    if (options.canonicalApplier !== null) {
-      const prepared = await prepareCanonicalApplier(options.root);
-      applier = prepared.applier;
-      if (prepared.recovered !== null) logger.warn(prepared.recovered, 'recovered an interrupted canonical application');
-    }
-    const generic = createGenericServer({ ...serverOptions, applier, projectRoot: options.root, diagnostics: options.diagnostics });
+    // The second startup gate (issue 11): the project must supply an applier; an interrupted
+    // application is recovered before the first tool call, never holding up initialize (application-gate.ts).
+    const opened = options.canonicalApplier !== null ? await openApplicationGate(options.root, logger) : null;
+    const generic = createGenericServer({ ...serverOptions, applier: opened?.applier ?? null, gate: opened?.gate ?? null, projectRoot: options.root, diagnostics: options.diagnostics });
     return { project: generic, bound: { root: generic.manager.root, mode: generic.policy.capability_mode }, refusal: null };
   } catch (error) {
     const wire = toDocforgeError(error).toWire();

@@ -14,6 +14,7 @@ import { OutputSchemaMismatch, runToolCall, type ToolCallEnvironment } from './l
 import { validateProjectService, type ProjectService } from './project-service.js';
 import { implementedTools } from './registry.js';
 import { SERVER_VERSION } from './version.js';
+import type { ApplicationGate } from './application-gate.js';
 
 /**
  * The SDK's `tools/call` request schema with `params.arguments` kept as sent (the object JSON.parse
@@ -58,6 +59,8 @@ export interface ProjectServerOptions {
    * when absent, the descriptor's `[adapter] canonical_applier = "generic"` is the only other way.
    */
   applier?: CanonicalApplier | null;
+  /** The recovery gate of a `--canonical-applier` start (application-gate.ts), passed before every tool call. */
+  gate?: ApplicationGate | null;
   /** Render status of declared outputs reported by `docforge_apply_changeset` (default: none). */
   declaredOutputs?: DeclaredOutputs | null;
   /** Contract: "Preserved no-AST bindings". */
@@ -191,7 +194,7 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory, boun
   const registered = new Map(capabilities.tools.map((name) => [name, tools.get(name)!]));
   const toolList = [...registered.values()].map((t) => ({ name: t.name, description: t.description, readOnly: t.annotations.readOnlyHint }));
   const config = readDocforgeConfig();
-  const ctx: ToolContext = { manager, policy, capabilities, boundAt: new Date().toISOString(), toolList, contextProvider: factory === 'read_only' ? options.contextProvider ?? null : null, proposalPolicy, applier, declaredOutputs: options.declaredOutputs ?? declaredOutputsOf(manager), testFaults: config.testFaults };
+  const ctx: ToolContext = { manager, policy, capabilities, boundAt: new Date().toISOString(), toolList, contextProvider: factory === 'read_only' ? options.contextProvider ?? null : null, proposalPolicy, applier, declaredOutputs: options.declaredOutputs ?? declaredOutputsOf(manager), testFaults: config.testFaults, gate: options.gate ?? null };
   const validateOutput = options.validateOutput ?? config.validateOutput;
 
   const server = new Server(

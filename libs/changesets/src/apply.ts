@@ -17,7 +17,7 @@ import { verify } from './apply-verify.js';
 import { journalRecord, reasonOf, stage, writeStaged, type ApplyRun } from './apply-write.js';
 import { evaluateStored } from './lifecycle.js';
 import { backupDir, closeJournal, filesAfter, journalOpen, killPoint, leftoversPresent, restoreFiles, RestoreConflict, writeJournal, type Journal } from './journal.js';
-import { loadJournal } from './journal-check.js';
+import { checkJournalFiles, loadJournal } from './journal-check.js';
 import { deriveStaleness } from './status.js';
 import type { ChangesetStore } from './store.js';
 import type { ChangesetDocument, LifecycleReceipt } from './types.js';
@@ -123,13 +123,15 @@ async function recoverLocked(store: ChangesetStore, layout: StateLayout, descrip
     if (leftoversPresent(layout)) await closeJournal(dirs, layout);
     return null;
   }
+  let doc: ChangesetDocument | null;
+  try {
+    doc = store.read(journal.changeset_id);
+  } catch {
+    doc = null;
+  }
+  // The journal names exactly the files the approved changeset writes (break-it trial ap2, F4).
+  if (doc !== null && doc.changeset_sha256 === journal.changeset_sha256) checkJournalFiles(layout, journal, doc);
   if ((journal.step === 'verified' || journal.step === 'committed') && (await filesAfter(dirs, journal).catch(notAfter))) {
-    let doc: ChangesetDocument | null;
-    try {
-      doc = store.read(journal.changeset_id);
-    } catch {
-      doc = null;
-    }
     if (doc === null || doc.changeset_sha256 !== journal.changeset_sha256) {
       throw errors.applicationJournalInvalid(layout.applicationJournal, backupDir(layout), `it rolls changeset ${journal.changeset_id} forward, but the store holds no changeset with that id and hash`, { reason_code: 'changeset', changeset_id: journal.changeset_id });
     }
@@ -153,12 +155,13 @@ async function recoverLocked(store: ChangesetStore, layout: StateLayout, descrip
  * start, or the next apply): to the exact before or the exact after state the journal proves, and
  * removes the backups and temp files a killed application left.
  * @param descriptor the project's descriptor: every journal entry is re-confined to its real content roots
+ * @param options.lockTimeoutMs longest wait for the application lock (default {@link APPLICATION_LOCK_TIMEOUT_MS})
  * @returns what was done, or null when no journal was open
  * @throws DocforgeError `application_journal_invalid` (nothing changed) for a journal failing its
  *   schema or confinement; `application_recovery_conflict` (nothing changed) when a file holds
  *   neither recorded state; `application_in_progress` when a rollback cannot complete; `lock_timeout`
  */
-export async function recoverApplication(store: ChangesetStore, descriptor: Descriptor, options: { now?: () => Date } = {}): Promise<RecoveryOutcome | null> {
+export async function recoverApplication(store: ChangesetStore, descriptor: Descriptor, options: { now?: () => Date; lockTimeoutMs?: number } = {}): Promise<RecoveryOutcome | null> {
   const layout = layoutOf(store);
   if (!journalOpen(layout) && !leftoversPresent(layout)) return null;
   ensureStateDir(layout.root, layout.locksDir);
@@ -169,7 +172,7 @@ export async function recoverApplication(store: ChangesetStore, descriptor: Desc
     } finally {
       await dirs.close();
     }
-  }, { timeoutMs: APPLICATION_LOCK_TIMEOUT_MS, label: 'canonical_application' });
+  }, { timeoutMs: options.lockTimeoutMs ?? APPLICATION_LOCK_TIMEOUT_MS, label: 'canonical_application' });
 }
 
 /**

@@ -18,6 +18,7 @@ import type { Descriptor } from '@docforge/project';
 import { describeValidationErrors, validateApplicationJournal } from '@docforge/protocol';
 import { backupDir, JOURNAL_VERSION, type Journal, type JournalFile } from './journal.js';
 import { contentRootOf, protectedPathProblem } from './policy.js';
+import type { ChangesetDocument } from './types.js';
 
 /** Real paths of the descriptor's existing content roots (all inside the real project root). */
 export function realContentRoots(descriptor: Descriptor): string[] {
@@ -145,4 +146,23 @@ export function loadJournal(layout: StateLayout, descriptor: Descriptor): Journa
     if (!inside || realOfExisting(abs) !== abs) throw refuse(`made folder ${entry} (${JSON.stringify(rel)}) is not a plain folder strictly inside the real content roots`, { reason_code: 'made_folder', entry, path: rel });
   }
   return { ...stored, files };
+}
+
+/**
+ * Refuses a journal whose files are not the ones changeset `doc` writes (break-it trial ap2, F4):
+ * it names at least one file, each a source the changeset was approved on at the bytes it
+ * captured (`captured.sources`), and every path its operations create or move to.
+ * @throws DocforgeError `application_journal_invalid` (`reason_code` `files`; nothing touched)
+ */
+export function checkJournalFiles(layout: StateLayout, journal: Journal, doc: ChangesetDocument): void {
+  const captured = new Map(Object.entries(doc.captured.sources));
+  const listed = new Set(journal.files.map((f) => f.path));
+  const made = doc.operations.flatMap((op) => (op.op === 'node_create' ? [op.path] : op.op === 'node_move' ? [op.new_path] : []));
+  const stray = journal.files.find((f) => captured.get(f.path) !== f.before_sha256 || !captured.has(f.path));
+  const missing = made.find((p) => !listed.has(p));
+  const problem = journal.files.length === 0 ? 'it names no file'
+    : stray !== undefined ? `it names ${stray.path}, which changeset ${doc.id} was not approved on at those before bytes`
+    : missing !== undefined ? `it omits ${missing}, which changeset ${doc.id} creates` : null;
+  if (problem === null) return;
+  throw errors.applicationJournalInvalid(layout.applicationJournal, backupDir(layout), `${problem}: its files are not the ones the changeset writes`, { reason_code: 'files', changeset_id: doc.id, entry: stray?.path ?? missing ?? null });
 }

@@ -211,25 +211,33 @@ export interface FileCheck {
   sha256: string | null;
   /** Its backup file name under `backup/` (null: the file did not exist before). */
   backup: string | null;
+  /**
+   * The by-hand step that brings a `neither` file back to its before state (null for the others):
+   * `copy_backup_back`, `recreate_folder_and_copy_backup_back` (the file went with its folder),
+   * or `delete_created_file` (the change created it: it has no backup; keeping it means keeping the edits).
+   */
+  remedy: 'copy_backup_back' | 'recreate_folder_and_copy_backup_back' | 'delete_created_file' | null;
 }
 
 /**
  * The state of every journal file, by hash through verified handles (F1 of the applier trial).
- * @throws ConfinedDirError when a folder on the way is moved, missing where a file existed, or a link (the caller writes nothing)
+ * @throws ConfinedDirError when a folder on the way is moved or a link (the caller writes nothing); a
+ *   missing folder makes its file `neither` when it existed before
  */
 export async function fileStates(dirs: ConfinedDirs, journal: Journal): Promise<FileCheck[]> {
   const out: FileCheck[] = [];
   for (const file of journal.files) {
-    // A name that is no longer a regular file holds neither state. The folder of a file that existed
-    // must be there: one missing, moved or swapped for a link fails the check (nothing is written).
+    // A name that is no longer a regular file holds neither state, as does a file gone with its
+    // folder (break-it trial ap2, F2). A folder moved or swapped for a link fails the check (nothing is written).
     const { dir, name } = placeOf(dirs.root, file.target);
-    const folder = file.before_sha256 === null ? await openOrNull(dirs, dir) : await dirs.open(dir);
+    const folder = await openOrNull(dirs, dir);
     const now = folder === null ? null : await dirs.read(folder, name).then((b) => (b === null ? null : sha256(b)), (error: unknown) => {
       if (error instanceof ConfinedDirError && error.code === 'not_file') return undefined;
       throw error;
     });
     const state = now === undefined ? 'neither' : now === file.before_sha256 ? 'before' : now === file.after_sha256 ? 'after' : 'neither';
-    out.push({ path: file.path, state, sha256: now ?? null, backup: file.backup });
+    const remedy = state !== 'neither' ? null : file.backup === null ? 'delete_created_file' : folder === null ? 'recreate_folder_and_copy_backup_back' : 'copy_backup_back';
+    out.push({ path: file.path, state, sha256: now ?? null, backup: file.backup, remedy });
   }
   return out;
 }

@@ -102,7 +102,12 @@ export async function registerChangeset(store: ChangesetStore, view: ProjectView
   });
 }
 
-function writable(doc: ChangesetDocument, writer: string): void {
+function writable(store: ChangesetStore, doc: ChangesetDocument, writer: string): void {
+  // The changeset an open journal names changes only through its recovery (break-it trial ap2, F3).
+  const open = store.openJournalChangeset();
+  if (open === doc.id || open === 'unknown') {
+    throw errors.applicationInProgress(open, { step: 'open', reason: `the application journal of changeset ${open} is open: changeset ${doc.id} changes only once a gated DocForge process recovers it` });
+  }
   if (doc.writer !== writer) throw errors.changesetNotWritable(`changeset ${doc.id} belongs to writer ${JSON.stringify(doc.writer)}, not ${JSON.stringify(writer)}`, { changeset_id: doc.id, writer: doc.writer });
   if (doc.status === 'applied' || doc.status === 'abandoned') throw errors.changesetNotWritable(`changeset ${doc.id} is ${doc.status} and can no longer change`, { changeset_id: doc.id, status: doc.status });
 }
@@ -118,7 +123,7 @@ function writable(doc: ChangesetDocument, writer: string): void {
 export async function addOperation(store: ChangesetStore, view: ProjectView, writer: string, id: string, operation: Operation, options: LifecycleOptions = {}): Promise<MutationOutcome> {
   return store.mutate(() => {
     const doc = store.get(id);
-    writable(doc, writer);
+    writable(store, doc, writer);
     if (doc.operations.length >= MAX_CHANGESET_OPERATIONS) {
       throw errors.changesetNotWritable(`changeset ${id} already holds ${doc.operations.length} operations, the most one changeset can hold (${MAX_CHANGESET_OPERATIONS}); put further operations in a new changeset`, { changeset_id: id, reason_code: 'operation_limit', limit: MAX_CHANGESET_OPERATIONS, operation_count: doc.operations.length });
     }
@@ -148,7 +153,7 @@ export async function addOperation(store: ChangesetStore, view: ProjectView, wri
 export async function rebaseChangeset(store: ChangesetStore, view: ProjectView, writer: string, id: string, options: LifecycleOptions = {}): Promise<MutationOutcome> {
   return store.mutate(() => {
     const doc = store.get(id);
-    writable(doc, writer);
+    writable(store, doc, writer);
     const stale = deriveStaleness(doc, view);
     if (stale?.reason === 'touched_node_changed') {
       throw errors.rebaseRefused(id, `touched node(s) ${stale.node_ids.join(', ')} changed since the proposal; rebase never merges prose`, { invariant: 'touched_node_unchanged', node_ids: stale.node_ids });
@@ -183,12 +188,13 @@ export async function rebaseChangeset(store: ChangesetStore, view: ProjectView, 
  * Abandons a changeset of `writer` (contract: `docforge_abandon_changeset`; CLI `changeset abandon
  * ID --writer W`): status `abandoned` plus an audit receipt; nothing is deleted.
  * @throws DocforgeError `changeset_not_found`; `changeset_not_writable` for another writer's
- *   changeset or one already applied or abandoned
+ *   changeset or one already applied or abandoned; `application_in_progress` while the open
+ *   application journal names it (or cannot be read)
  */
 export async function abandonChangeset(store: ChangesetStore, writer: string, id: string, reason: string | null, options: LifecycleOptions = {}): Promise<MutationOutcome> {
   return store.mutate(() => {
     const doc = store.get(id);
-    writable(doc, writer);
+    writable(store, doc, writer);
     const at = stamp(options);
     const next: ChangesetDocument = {
       ...doc,

@@ -72,6 +72,8 @@ export class ChangesetStore {
    * @param root absolute project root; defaults to the parent of `stateDir`
    * @param options test-only fault points (see {@link ChangesetStoreOptions})
    */
+  private readonly journalPath: string;
+
   constructor(stateDir: string, root: string = path.dirname(stateDir), options: ChangesetStoreOptions = {}) {
     const layout = stateLayout(stateDir, root);
     this.root = root;
@@ -79,6 +81,28 @@ export class ChangesetStore {
     this.locksDir = layout.locksDir;
     this.dir = layout.changesetsDir;
     this.lockPath = path.join(layout.locksDir, 'changesets.lock');
+    this.journalPath = layout.applicationJournal;
+  }
+
+  /**
+   * The changeset the open application journal names: its id, `'unknown'` for a journal that cannot
+   * be read or names none, null when no journal is open. Lifecycle changes of that changeset wait
+   * for its recovery (break-it trial ap2, F3).
+   */
+  openJournalChangeset(): string | null {
+    let text: string;
+    try {
+      text = readStateText(this.journalPath);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' || code === 'ENOTDIR' ? null : 'unknown';
+    }
+    try {
+      const id = (JSON.parse(text) as { changeset_id?: unknown }).changeset_id;
+      return typeof id === 'string' ? id : 'unknown';
+    } catch {
+      return 'unknown';
+    }
   }
 
   /**

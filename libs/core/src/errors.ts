@@ -79,7 +79,7 @@ export const ERROR_CODES = {
   application_failed: { message: 'Canonical application failed; details.restored says whether every canonical file was restored.', template: 'Applying changeset {changeset_id} failed at {stage:raw}: {reason:raw}; {outcome:raw}', remediation: 'inspect_then_retry' },
   application_in_progress: { message: 'An interrupted canonical application is open; no index generation is published from its files.', template: 'Canonical application of changeset {changeset_id} is in progress or was interrupted; the last publication is served until a gated DocForge process recovers it.', remediation: 'start_gated_process_to_recover', stale: true },
   // Applier trial F1: recovery never overwrites a file edited (or removed) after the crash.
-  application_recovery_conflict: { message: 'Recovery of an interrupted canonical application stopped: a file holds neither the bytes before nor after the change; nothing was changed.', template: 'Recovery of the interrupted application of changeset {changeset_id} changed nothing: {paths:raw} hold(s) neither the bytes before nor the bytes after the change (edited or removed since it began), and recovery never overwrites them. Resolve by hand (details.files gives each file\'s state and backup): either copy each listed file\'s backup from {backup_dir:raw} back over it and start the gated process again (it then finishes the rollback), or keep the edits, copy back the backups of the files in state "after" if you want the change undone, then delete the journal {journal:raw} and that backup directory.', remediation: 'resolve_changed_files_by_hand' },
+  application_recovery_conflict: { message: 'Recovery of an interrupted canonical application stopped: a file holds neither the bytes before nor after the change; nothing was changed.', template: 'Recovery of the interrupted application of changeset {changeset_id} changed nothing: {paths:raw} hold(s) neither the bytes before nor the bytes after the change (edited, created or removed since it began, or gone with their folder), and recovery never overwrites them. Resolve by hand (details.files gives each file\'s state, backup and remedy): either {steps:raw}, then start the gated process again (it then finishes the rollback); or keep the edits, copy back from {backup_dir:raw} the backups of the files in state "after" if you want the change undone, then delete the journal {journal:raw} and that backup directory.', remediation: 'resolve_changed_files_by_hand' },
   canonical_applier_unavailable: { message: 'The project supplies no canonical applier.', template: '{reason:raw}', remediation: 'declare_canonical_applier' },
   // Viewer hardening (issue 12 fix F2): the source endpoint refuses a file that is no longer the indexed one.
   source_changed: { message: 'The source file is no longer the file that was indexed; the viewer shows only indexed content.', template: 'The source file {path} is no longer the file that was indexed ({reason:raw}); nothing was read out. Run docforge sync, then open the view again with docforge_visualize.', remediation: 'sync_then_visualize_again', stale: true },
@@ -170,6 +170,19 @@ export function formatErrorMessage(code: ErrorCode, params: Record<string, unkno
     return raw ? String(value) : JSON.stringify(value);
   });
   return missing ? spec.message : text;
+}
+
+/**
+ * The by-hand step of one file of an `application_recovery_conflict` that brings it back to its
+ * before state, from its `remedy` (journal.ts `FileCheck`): copy its backup back, re-create its
+ * folder first, or delete a file the change created (it has no backup).
+ */
+function recoveryStep(file: { path: string; backup: string | null; remedy: string | null }, backupDir: string): string {
+  const backup = `${backupDir}/${file.backup ?? ''}`;
+  if (file.remedy === 'delete_created_file' || file.backup === null) return `delete ${file.path} (the change created it, so it has no backup; keeping it means keeping the edits, the other way)`;
+  const folder = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '.';
+  if (file.remedy === 'recreate_folder_and_copy_backup_back') return `re-create the folder ${folder} and copy the backup ${backup} back to ${file.path}`;
+  return `copy the backup ${backup} back over ${file.path}`;
 }
 
 function build(code: ErrorCode, params: Record<string, unknown>, details: Record<string, unknown>, options: ErrorOptions = {}): DocforgeError {
@@ -369,9 +382,11 @@ export const errors = Object.freeze({
    * files at neither recorded state (`details.files`: every journal file's `path`, `state`
    * before/after/neither, `sha256`, `backup`) and wrote nothing; the journal and backups stay.
    */
-  applicationRecoveryConflict(changesetId: string, journal: string, backupDir: string, files: readonly { path: string; state: string }[], options?: ErrorOptions): DocforgeError {
-    const paths = files.filter((f) => f.state === 'neither').map((f) => f.path);
-    return build('application_recovery_conflict', { changeset_id: changesetId, paths: paths.join(', '), journal, backup_dir: backupDir }, { changeset_id: changesetId, journal, backup_dir: backupDir, paths, files: [...files] }, options);
+  applicationRecoveryConflict(changesetId: string, journal: string, backupDir: string, files: readonly { path: string; state: string; backup: string | null; remedy: string | null }[], options?: ErrorOptions): DocforgeError {
+    const conflicting = files.filter((f) => f.state === 'neither');
+    const paths = conflicting.map((f) => f.path);
+    const steps = conflicting.map((f) => recoveryStep(f, backupDir)).join('; ');
+    return build('application_recovery_conflict', { changeset_id: changesetId, paths: paths.join(', '), steps, journal, backup_dir: backupDir }, { changeset_id: changesetId, journal, backup_dir: backupDir, paths, files: [...files] }, options);
   },
   /** `canonical_applier_unavailable`: `--canonical-applier` without an applier the project supplies. */
   canonicalApplierUnavailable(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
