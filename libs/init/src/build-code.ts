@@ -82,9 +82,10 @@ function hasSourceTwins(folder: string, inside: readonly string[], outside: read
 
 /**
  * Which of `folders` (top-level build-named folders init would exclude, such as `build`, `dist`)
- * hold the package's only copy of code its other code needs: a script outside them, not a test
+ * hold the package's only copy of code its other code needs: package.json names a script inside
+ * (`named`: `main`, `module`, `exports`, `bin`; mitt's `dist/mitt.js`) or a script outside them, not a test
  * source (`test/`, `*.test.js`: fastify's tests import its `build/` scripts), imports a path
- * inside (`index.mjs` → `./build/lib/yargs-factory.js`), no source map inside names a source
+ * inside (`index.mjs` → `./build/lib/yargs-factory.js`); no source map inside names a source
  * present outside, and fewer than half of their scripts have a TypeScript source twin outside.
  * Each kept folder comes with the reason init prints. Reads listings (at most
  * {@link MAX_SCANNED_FILES} files, else nothing is kept), scripts (first 256 KiB of at most 2,000)
@@ -92,8 +93,9 @@ function hasSourceTwins(folder: string, inside: readonly string[], outside: read
  * @param root absolute project root
  * @param folders project-relative folder names (no trailing slash), each a candidate
  * @param skip project-relative folders never read (hidden and `node_modules` are always skipped)
+ * @param named project-relative files package.json names (entries.ts)
  */
-export function buildFoldersHoldingCode(root: string, folders: readonly string[], skip: (rel: string) => boolean): InitLeftOut[] {
+export function buildFoldersHoldingCode(root: string, folders: readonly string[], skip: (rel: string) => boolean, named: ReadonlySet<string> = new Set()): InitLeftOut[] {
   const candidates = new Set(folders);
   const all = listFiles(root, [''], (rel, name) => name.startsWith('.') || name === 'node_modules' || (skip(rel) && !candidates.has(rel)), () => true);
   // Past the listing bound nothing is kept: the build folders stay excluded, as init proposes by name.
@@ -104,7 +106,9 @@ export function buildFoldersHoldingCode(root: string, folders: readonly string[]
     const inside = all.filter((path) => path.startsWith(`${folder}/`));
     if (!inside.some((path) => SCRIPT.test(path))) continue;
     const outside = all.filter((path) => !path.startsWith(`${folder}/`) && !folders.some((other) => path.startsWith(`${other}/`)));
-    const importer = importerInto(root, folder, outside);
+    // A file package.json names (`main`, `exports`, `bin`) is used as much as one a script imports (mitt's dist/mitt.js).
+    const entry = inside.find((path) => named.has(path) && SCRIPT.test(path) && !DECLARATION.test(path));
+    const importer = entry !== undefined ? `package.json names ${entry}` : importerInto(root, folder, outside);
     if (importer === null || mapsToPresentSources(root, folder, inside, present) || hasSourceTwins(folder, inside, outside)) continue;
     kept.push({ path: folder, reason: `read as code although its name is a build folder's: ${importer}, and no source in the project generates it (no source map names one, no TypeScript source of the same path); add "${folder}/**" to [sources].exclude to leave it out` });
   }

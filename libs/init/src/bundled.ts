@@ -90,14 +90,22 @@ export function bundledCopies(root: string, files: readonly string[]): { exclude
       else list.push(file);
     }
   }
-  const excludes: string[] = [];
-  const leftOut: InitLeftOut[] = [];
+  // Two passes: a bundle found in the first is no source in the second (luxon's build/es6/luxon.mjs
+  // copies src/*.js, not build/cjs-browser/luxon.js, itself a bundle), so a reason cites kept files.
+  const first = bundlesAmong(names, declarers, new Set());
+  const second = bundlesAmong(names, declarers, new Set(first.map((found) => found.file)));
+  return { excludes: second.map((found) => found.file), leftOut: second.map((found) => found.entry) };
+}
+
+/** The files of `names` that copy smaller files (never one of `bundles`), each with its left-out entry. */
+function bundlesAmong(names: Map<string, Set<string>>, declarers: Map<string, string[]>, bundles: ReadonlySet<string>): { file: string; entry: InitLeftOut }[] {
+  const found: { file: string; entry: InitLeftOut }[] = [];
   for (const [file, own] of names) {
     if (own.size < MIN_NAMES) continue;
     const sources = new Map<string, number>();
     let shared = 0;
     for (const name of own) {
-      const from = (declarers.get(name) ?? []).filter((other) => other !== file && names.get(other)!.size < own.size);
+      const from = (declarers.get(name) ?? []).filter((other) => other !== file && !bundles.has(other) && names.get(other)!.size < own.size);
       if (from.length === 0) continue;
       shared += 1;
       for (const other of from) sources.set(other, (sources.get(other) ?? 0) + 1);
@@ -106,8 +114,7 @@ export function bundledCopies(root: string, files: readonly string[]): { exclude
     // The files it copies most from first (zod's lib/types.js before lib/errors.js).
     const ranked = [...sources].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([path]) => path);
     const shown = ranked.slice(0, 3).join(', ') + (ranked.length > 3 ? `, and ${ranked.length - 3} more` : '');
-    excludes.push(file);
-    leftOut.push({ path: file, reason: `a generated bundle: ${shared} of its ${own.size} top-level classes and functions are declared again in ${sources.size} project files (${shown}), so it copies them; excluded as "${file}" (remove it from [sources].exclude to index it)` });
+    found.push({ file, entry: { path: file, reason: `a generated bundle: ${shared} of its ${own.size} top-level classes and functions are declared again in ${sources.size} project files (${shown}), so it copies them; excluded as "${file}" (remove it from [sources].exclude to index it)` } });
   }
-  return { excludes, leftOut };
+  return found;
 }

@@ -6,9 +6,13 @@
  * from a name alone where it could be a source: a twin glob only when every file it matches has
  * its twin, a bundle glob only when the code roots hold other code too. Bundles with no telling
  * name (zod's rollup `lib/index.mjs`) are found by what they declare (bundled.ts), minified ones
- * (marked's `lib/marked.esm.js`) by the shape of their text (minified.ts).
+ * (marked's `lib/marked.esm.js`) by the shape of their text (minified.ts), several builds of one
+ * code base (yaml's `browser/dist/`, luxon's `build/amd/luxon.js`) by source maps and parallel
+ * trees (builds.ts).
  */
 import { bundledCopies } from './bundled.js';
+import { buildCopies } from './builds.js';
+import type { PackageEntries } from './entries.js';
 import { minifiedFiles } from './minified.js';
 import type { InitLeftOut } from './left-out.js';
 import { listFiles, type MAX_SCANNED_FILES } from './list-files.js';
@@ -44,9 +48,10 @@ function examples(paths: readonly string[]): string {
 /**
  * The excludes init proposes for generated copies under `codeRoots` (project-relative, `.` the
  * root), each with a left-out entry. `skipDir(rel, name)` says which folders are not read (already
- * excluded, hidden, `node_modules`). Reads folder listings only.
+ * excluded, hidden, `node_modules`); `entries` (entries.ts) says which copy of several builds is kept.
+ * Reads folder listings, then bounded parts of files (builds.ts, minified.ts, bundled.ts).
  */
-export function generatedCopies(root: string, codeRoots: readonly string[], skipDir: (rel: string, name: string) => boolean): { excludes: string[]; leftOut: InitLeftOut[] } {
+export function generatedCopies(root: string, codeRoots: readonly string[], skipDir: (rel: string, name: string) => boolean, entries: PackageEntries = { node: [], named: new Set() }): { excludes: string[]; leftOut: InitLeftOut[] } {
   const files = scripts(root, codeRoots, skipDir);
   if (files === null) return { excludes: [], leftOut: [] };
   const all = new Set(files);
@@ -73,9 +78,12 @@ export function generatedCopies(root: string, codeRoots: readonly string[], skip
     excludes.push(glob);
     leftOut.push({ path: glob, reason: `${matched.length} ${rule.what} (${examples(matched)}); excluded as "${glob}" (remove it from [sources].exclude to index them)` });
   }
-  const rest = files.filter((path) => !bundled.has(path) && !twinned.has(path));
-  // Minified files first (marked's `lib/marked.esm.js`): what they declare is no name to compare.
+  const unnamed = files.filter((path) => !bundled.has(path) && !twinned.has(path));
+  // Builds of one code base first (source maps, parallel trees): they name the copy they come from.
+  const builds = buildCopies(root, unnamed, entries);
+  const rest = unnamed.filter((path) => !builds.excludes.some((glob) => path === glob || (glob.endsWith('**') && path.startsWith(glob.slice(0, -2)))));
+  // Minified files next (marked's `lib/marked.esm.js`): what they declare is no name to compare.
   const minified = minifiedFiles(root, rest);
   const byContent = bundledCopies(root, rest.filter((path) => !minified.excludes.includes(path)));
-  return { excludes: [...excludes, ...minified.excludes, ...byContent.excludes], leftOut: [...leftOut, ...minified.leftOut, ...byContent.leftOut] };
+  return { excludes: [...excludes, ...builds.excludes, ...minified.excludes, ...byContent.excludes], leftOut: [...leftOut, ...builds.leftOut, ...minified.leftOut, ...byContent.leftOut] };
 }

@@ -8,9 +8,10 @@ import { errors } from '@docforge/core';
 import { BUILTIN_ADAPTER_MANIFESTS } from '@docforge/identity';
 import { BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN } from '@docforge/project';
 import { buildFoldersHoldingCode } from './build-code.js';
+import { packageEntries } from './entries.js';
 import { generatedCopies } from './generated.js';
 import { leftAsCodeFolder } from './code-folder.js';
-import type { InitLeftOut } from './left-out.js';
+import { unreadableLeftOut, type InitLeftOut } from './left-out.js';
 export type { InitLeftOut } from './left-out.js';
 
 export interface DescriptorTemplate {
@@ -131,6 +132,8 @@ const MARKDOWN_EXT = /\.(md|markdown)$/i;
 const TS_EXT = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
 const PY_EXT = /\.py$/i;
 const DOCS_FOLDERS = ['docs', 'doc', 'documentation'];
+/** License and notice files (`LICENSE.md`, `License.md`, `COPYING.md`, `NOTICE.md`, `LICENCE-MIT.md`): legal text, no file root. */
+const LICENSE_FILE = /^(licen[cs]e|copying|notice|unlicense)([-_.][\w.-]*)?\.(md|markdown)$/i;
 
 /** A language init recognises: its code files, the top-level files that mark a project of it, and its build and vendor folders. */
 interface LanguageRule {
@@ -259,6 +262,7 @@ function contentChoice(root: string, top: TopLevel): { roots: string[]; markdown
   }
   const fileRoots: string[] = [];
   for (const file of top.files.filter((name) => MARKDOWN_EXT.test(name))) {
+    if (LICENSE_FILE.test(file)) { leftOut.push({ path: file, reason: 'a license or notice file, not documentation; add it to content_roots to index it' }); continue; }
     const stem = file.replace(MARKDOWN_EXT, '');
     const twin = dirRoots.flatMap((dir) => [`${dir}/${stem}.md`, `${dir}/${stem}.markdown`]).find((rel) => existsSync(join(root, rel)));
     if (twin !== undefined) {
@@ -440,8 +444,9 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   const { languages } = chosen;
   // Build-named folders that hold the only copy of code the rest imports are code (yargs' build/).
   const buildNames = ROOT_CODE_EXCLUDES.map((glob) => glob.replace(/\/\*\*$/, ''));
+  const entries = packageEntries(root);
   const kept = chosen.roots.includes('.') || chosen.roots.includes('dist')
-    ? buildFoldersHoldingCode(root, chosen.roots.includes('.') ? buildNames.filter((name) => top.dirs.includes(name)) : ['dist'], (rel) => skippedDir(basename(rel), marks.skip)) : [];
+    ? buildFoldersHoldingCode(root, chosen.roots.includes('.') ? buildNames.filter((name) => top.dirs.includes(name)) : ['dist'], (rel) => skippedDir(basename(rel), marks.skip), entries.named) : [];
   const isKept = (name: string): boolean => kept.some((entry) => entry.path === name);
   // A top-level dist/ beside other code folders is their build output (issue 30: generated copies).
   const distOut: InitLeftOut[] = chosen.roots.length > 1 && chosen.roots.includes('dist') && !isKept('dist')
@@ -450,7 +455,7 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   const base = codeRoots.includes('.') ? [...DEFAULT_EXCLUDES, ...ROOT_CODE_EXCLUDES.filter((_, i) => !isKept(buildNames[i]!))] : [...DEFAULT_EXCLUDES];
   // Generated copies (CommonJS twins, cdn/min bundles) under what the roots and excludes leave read.
   const rootExcluded = codeRoots.includes('.') ? new Set(buildNames.filter((name) => !isKept(name))) : new Set<string>();
-  const copies = generatedCopies(root, codeRoots, (rel, name) => skippedDir(name, marks.skip) || rootExcluded.has(rel));
+  const copies = generatedCopies(root, codeRoots, (rel, name) => skippedDir(name, marks.skip) || rootExcluded.has(rel), entries);
   const exclude = [...base, ...marks.excludes.filter((glob) => !base.includes(glob.replace(/^\*\*\//, '')) && !base.includes(glob)), ...copies.excludes];
 
   const code = BUILTIN_CODE_ADAPTERS.filter((language) => languages.has(language));
@@ -481,7 +486,7 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   }
   return {
     path: target, descriptor_text: text, content_roots: contentRoots, code_roots: codeRoots, markdown_files: content.markdownFiles,
-    left_out: [...content.leftOut, ...marks.leftOut, ...rootExcludesLeftOut(root, codeRoots, [...marks.leftOut, ...kept]), ...distOut, ...copies.leftOut, ...unreadableLeftOut(top)], kept,
+    left_out: [...content.leftOut, ...marks.leftOut, ...rootExcludesLeftOut(root, codeRoots, [...marks.leftOut, ...kept]), ...distOut, ...copies.leftOut, ...unreadableLeftOut(top.unreadable)], kept,
     warnings: code.includes('go') && !marks.marked.has('go') ? [GO_MODULE_MISSING] : [],
   };
 }
@@ -493,8 +498,3 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
  * (`package x_test`) import of the package it tests.
  */
 const GO_MODULE_MISSING = `Go files but no go.mod (looked at the top level and up to ${NESTED_MARKER_DEPTH} folders down): Go imports resolve through a go.mod's module path, so imports between this project's packages, and the edges from external test packages (package x_test) to the code they test, will be missing; add a go.mod at the module root ("go mod init MODULE_PATH", e.g. the import path the code uses) and run docforge sync`;
-
-/** The top-level folders init could not read, each as left out with the error and what to do (nothing is skipped without a word). */
-function unreadableLeftOut(top: TopLevel): InitLeftOut[] {
-  return top.unreadable.map(({ name, code }) => ({ path: name, reason: `could not be read (${code}); init looked at nothing inside it: make it readable and run init again, or add it to content_roots or code_roots by hand` }));
-}
