@@ -1,34 +1,25 @@
 // Pins bounded query-time work on a ~5 MB single-node body (issue 8 item 1): search and context still return the node with a bounded excerpt built from a bounded prefix (no timing assertion; see ops/bench/large-node.mjs).
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { IndexManager } from '@docforge/sync';
 import { SNIPPET_MAX_BODY_CHARS, type IndexReader } from '@docforge/store';
 import { EXCERPT_TOKENS, FOCUS_EXCERPT_CHARS, searchNodes, selectContext } from '../src/index.js';
+import { indexedProject } from './helpers.js';
 
 const LINE = 'zebra lorem\n';
 const BIG_LINES = Math.ceil((5 * 1024 * 1024) / LINE.length);
 
 describe('a 5 MB node', () => {
-  let root: string;
-  let manager: IndexManager;
   let reader: IndexReader;
 
-  before(async () => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-large-node-'));
+  indexedProject('docforge-large-node-', (root) => {
     mkdirSync(path.join(root, 'docs'));
     writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "large-node"\nname = "Large node"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = []\n[adapter]\ncode = "none"\n');
     writeFileSync(path.join(root, 'docs/big.md'), `# Big\n\nIntro line before the animals.\n\n${LINE.repeat(BIG_LINES)}`);
     writeFileSync(path.join(root, 'docs/small.md'), '# Small\n\nA short page that mentions one zebra among horses.\n');
-    manager = new IndexManager({ root, noAst: false });
-    await manager.sync();
-    reader = manager.reader();
-  });
-  after(async () => {
-    await manager.close();
-    rmSync(root, { recursive: true, force: true });
+  }, (ready) => {
+    reader = ready;
   });
 
   test('the big body is indexed whole and is far over the snippet bound', () => {

@@ -4,15 +4,14 @@
 // long body holds only in its code text count when they sit in one region of REGION_LINES lines,
 // so the two far-apart words count as one of the two, the two close ones as both, and a short
 // function counts every word it holds.
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
-import { IndexManager } from '@docforge/sync';
 import type { IndexReader } from '@docforge/store';
 import { queryCoverage, REGION_LINES } from '../src/ranking-coverage.js';
+import { indexedProject } from './helpers.js';
 
 const require = createRequire(import.meta.url);
 const packageDir = path.dirname(require.resolve('find-my-way/package.json'));
@@ -26,21 +25,13 @@ function lineOf(source: string[], text: string, from = 1): number {
 }
 
 describe("find-my-way's Router.find", () => {
-  let root: string;
-  let manager: IndexManager;
   let reader: IndexReader;
 
-  before(async () => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-region-'));
+  indexedProject('docforge-region-', (root) => {
     cpSync(path.join(packageDir, 'index.js'), path.join(root, 'index.js'));
     writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "fmw"\n[sources]\ncontent_roots = []\ncode_roots = ["."]\n[adapter]\ncode = "typescript"\n');
-    manager = new IndexManager({ root, noAst: false });
-    await manager.sync();
-    reader = manager.reader();
-  });
-  after(async () => {
-    await manager.close();
-    rmSync(root, { recursive: true, force: true });
+  }, (ready) => {
+    reader = ready;
   });
 
   /** The share `queryCoverage` gives the node `id` for one query group per word, each of weight 1. */
@@ -53,7 +44,7 @@ describe("find-my-way's Router.find", () => {
   }
 
   test('two words far apart in a long body count as one; two words on neighbouring lines count as both', () => {
-    const source = readFileSync(path.join(root, 'index.js'), 'utf8').split('\n');
+    const source = readFileSync(path.join(packageDir, 'index.js'), 'utf8').split('\n');
     const start = lineOf(source, 'Router.prototype.find = function find');
     const interned = lineOf(source, 'interned', start);
     const pointer = lineOf(source, 'pointer', start);

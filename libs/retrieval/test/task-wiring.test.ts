@@ -5,12 +5,11 @@
 // Implementation tasks keep structure open.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { IndexManager } from '@docforge/sync';
 import { type IndexReader } from '@docforge/store';
 import { taskContextPage, type TaskContextOptions, type TaskKind } from '../src/index.js';
+import { indexedProject } from './helpers.js';
 
 type Item = Record<string, any>;
 
@@ -24,12 +23,9 @@ const OPTIONS: TaskContextOptions = {
 };
 
 describe('task context: structure off the containment chain', () => {
-  let root: string;
-  let manager: IndexManager;
   let reader: IndexReader;
 
-  before(async () => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-task-wiring-'));
+  indexedProject('docforge-task-wiring-', (root) => {
     mkdirSync(path.join(root, 'docs'));
     writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "wiring"\nname = "Wiring"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = []\n[adapter]\ncode = "none"\n');
     const node = (id: string, title: string, relations: string): void => {
@@ -45,13 +41,8 @@ describe('task context: structure off the containment chain', () => {
     node('X', 'Wiring module', 'imports = ["MOD"]');
     node('DOC', 'Alpha guide', 'documents = ["A"]');
     node('CALLER', 'Caller', 'calls = ["A"]');
-    manager = new IndexManager({ root, noAst: false });
-    await manager.sync();
-    reader = manager.reader();
-  });
-  after(async () => {
-    await manager.close();
-    rmSync(root, { recursive: true, force: true });
+  }, (ready) => {
+    reader = ready;
   });
 
   // A change also marks what it affects (issue 32 item 3): the documents DOC and MOD rest on A.
@@ -83,12 +74,9 @@ describe('task context: structure off the containment chain', () => {
 // of parseHeaders (`calls`, not primary) came after them, on a later page. Now a change's wiring leads, the best-ranked
 // focus node's first: the callers of the subject, then the importers of the module.
 describe('task context: a change lists the callers of its subject before a co-focus module\'s importers', () => {
-  let root: string;
-  let manager: IndexManager;
   let reader: IndexReader;
 
-  before(async () => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-task-callers-'));
+  indexedProject('docforge-task-callers-', (root) => {
     mkdirSync(path.join(root, 'docs'));
     writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "callers"\nname = "Callers"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = []\n[adapter]\ncode = "none"\n');
     const node = (id: string, title: string, relations: string): void => {
@@ -98,13 +86,8 @@ describe('task context: a change lists the callers of its subject before a co-fo
     node('UTIL', 'util', 'contains = ["PARSEHEADERS"]');
     for (const caller of ['ONHEADERS', 'ONCOMPLETE', 'ONUPGRADE']) node(caller, `Handler ${caller.toLowerCase()}`, 'calls = ["PARSEHEADERS"]');
     for (let i = 0; i < 12; i += 1) node(`IMPORTER${i}`, `Client module ${i}`, 'imports = ["UTIL"]');
-    manager = new IndexManager({ root, noAst: false });
-    await manager.sync();
-    reader = manager.reader();
-  });
-  after(async () => {
-    await manager.close();
-    rmSync(root, { recursive: true, force: true });
+  }, (ready) => {
+    reader = ready;
   });
 
   test('the callers of the first focus node lead the first depth', () => {

@@ -1,12 +1,11 @@
 // Pins traversal relations (every shortest-path relation on one item; limit counts nodes) and keyset-paged backlinks on a real index (issue 8 item 7).
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { IndexManager } from '@docforge/sync';
 import { type IndexReader } from '@docforge/store';
 import { backlinks, traverse, type Backlink } from '../src/index.js';
+import { indexedProject } from './helpers.js';
 
 function node(root: string, id: string, relations: Record<string, string[]> = {}): void {
   const table = Object.entries(relations).map(([name, targets]) => `${name} = [${targets.map((t) => JSON.stringify(t)).join(', ')}]`).join('\n');
@@ -14,12 +13,9 @@ function node(root: string, id: string, relations: Record<string, string[]> = {}
 }
 
 describe('traversal and backlinks', () => {
-  let root: string;
-  let manager: IndexManager;
   let reader: IndexReader;
 
-  before(async () => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-traversal-'));
+  indexedProject('docforge-traversal-', (root) => {
     mkdirSync(path.join(root, 'docs'));
     writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "traversal"\nname = "Traversal"\n[sources]\ncontent_roots = ["docs"]\n[adapter]\ncode = "none"\n');
     // S reaches X by three relations and Y by one; X and Y both reach Z, by different relations.
@@ -27,13 +23,8 @@ describe('traversal and backlinks', () => {
     node(root, 'X', { depends_on: ['Z'] });
     node(root, 'Y', { implements: ['Z'] });
     node(root, 'Z');
-    manager = new IndexManager({ root, noAst: false });
-    await manager.sync();
-    reader = manager.reader();
-  });
-  after(async () => {
-    await manager.close();
-    rmSync(root, { recursive: true, force: true });
+  }, (ready) => {
+    reader = ready;
   });
 
   test('one item per node, with every relation reaching it from one hop closer, sorted', () => {
