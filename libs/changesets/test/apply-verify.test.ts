@@ -1,12 +1,12 @@
 // Pins the write path's read-back against the loader of the index build: the projection workspace reads canonical files and overlaid texts as the index decodes their bytes (a NUL gives no node and an invalid_encoding issue), a stored changeset carrying a NUL is refused before any write, and the post-application verify compares every written file's complete parse with the approved projection, so a node that vanished (even one the changeset did not touch) rolls every file back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DocforgeError } from '@docforge/core';
-import { loadDescriptor } from '@docforge/project';
 import { applyChangeset, changesetSha256, ChangesetStore, evaluateStored, registerChangeset, Workspace, type CanonicalApplier, type ChangesetDocument, type ProjectView } from '../src/index.js';
+import { projectViewOf, writeTree } from './helpers.js';
 
 const RECORDS = '[[node]]\nid = "R-1"\nkind = "decision"\ntitle = "One"\nbody = "First."\n\n[[node]]\nid = "R-2"\nkind = "decision"\ntitle = "Two"\nbody = "Second."\n';
 
@@ -18,17 +18,8 @@ function project(extra: Record<string, string | Buffer> = {}): { root: string; v
     'docs/records.toml': RECORDS,
     ...extra,
   };
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    writeFileSync(path.join(root, rel), text);
-  }
-  const descriptor = loadDescriptor(root);
-  const view: ProjectView = {
-    root, descriptor, sourceHash: 'f'.repeat(64), codeExtensions: [], adapterOperations: null,
-    node: (id) => new Workspace(view).locate(id)?.node ?? null,
-    inbound: () => [],
-  };
-  return { root, view, store: new ChangesetStore(path.join(root, '.docforge'), root) };
+  writeTree(root, files);
+  return { root, ...projectViewOf(root) };
 }
 
 function applier(stage: CanonicalApplier['stage']): CanonicalApplier {

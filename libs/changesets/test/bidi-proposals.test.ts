@@ -4,12 +4,12 @@
 // and stores nothing; a title with a zero-width joiner (Persian, emoji) is accepted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DocforgeError } from '@docforge/core';
-import { loadDescriptor } from '@docforge/project';
-import { ChangesetStore, registerChangeset, Workspace, type ProjectView } from '../src/index.js';
+import { ChangesetStore, registerChangeset, type ProjectView } from '../src/index.js';
+import { projectViewOf, writeTree } from './helpers.js';
 
 function project(): { view: ProjectView; store: ChangesetStore } {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'df-bidi-')));
@@ -17,17 +17,8 @@ function project(): { view: ProjectView; store: ChangesetStore } {
     'docforge.toml': 'schema_version = 1\n[project]\nid = "bidi"\nname = "Bidi"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = []\n[adapter]\ncode = "none"\ncanonical_applier = "generic"\n',
     'docs/a.md': '+++\nid = "A-1"\nkind = "document"\ntitle = "A"\n+++\nBody of A.\n',
   };
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    writeFileSync(path.join(root, rel), text);
-  }
-  const descriptor = loadDescriptor(root);
-  const view: ProjectView = {
-    root, descriptor, sourceHash: 'f'.repeat(64), codeExtensions: [], adapterOperations: null,
-    node: (id) => new Workspace(view).locate(id)?.node ?? null,
-    inbound: () => [],
-  };
-  return { view, store: new ChangesetStore(path.join(root, '.docforge'), root) };
+  writeTree(root, files);
+  return projectViewOf(root);
 }
 
 test('a bidi control in a proposed title, kind or tag is refused at registration, naming field and character', async () => {

@@ -10,6 +10,7 @@ import { DocforgeError } from '@docforge/core';
 import { ConfinedDirs } from '@docforge/fs-safe';
 import { loadDescriptor } from '@docforge/project';
 import { abandonChangeset, applyChangeset, ChangesetStore, recoverApplication, registerChangeset, Workspace, GENERIC_APPLIER, type ProjectView } from '../src/index.js';
+import { projectViewOf } from './helpers.js';
 
 const FILES = 12;
 const page = (i: number, body: string): string => `+++\nid = "C-${i}"\nkind = "component"\ntitle = "Component ${i}"\n+++\n${body}\n`;
@@ -26,13 +27,7 @@ function project(): { root: string; outside: string; view: ProjectView; store: C
     // The attacker's folder holds files of the same names: the most tempting targets.
     writeFileSync(path.join(outside, `c-${i}.md`), `precious ${i}\n`);
   }
-  const descriptor = loadDescriptor(root);
-  const view: ProjectView = {
-    root, descriptor, sourceHash: 'f'.repeat(64), codeExtensions: [], adapterOperations: null,
-    node: (id) => new Workspace(view).locate(id)?.node ?? null,
-    inbound: () => [],
-  };
-  return { root, outside, view, store: new ChangesetStore(path.join(root, '.docforge'), root) };
+  return { root, outside, ...projectViewOf(root) };
 }
 
 /** Every file below `dir` (names included, so a created temp file shows) with its SHA-256. */
