@@ -18,7 +18,7 @@
  *           + PHRASE * [one of the node's code lines holds the query (4 words or more) word for word: ranking-phrase.ts]
  *             (a query of 2 or 3 words: LITERAL * [a string literal of one of its code lines says the query as its whole leading clause], above an exception class named after the message)
  *           + ALL_TERMS * [every query word, or an expansion of it, occurs in the node, or its own name (with kind words) covers every query word]
- *           + COVERAGE * held   [held: the idf-weighted share of the query's words the node holds in its own text or its code text (ranking-coverage.ts; words only in a body longer than REGION_LINES count within its best region of that many lines), or its own name's recall when larger (with kind and creation words)]
+ *           + COVERAGE * held   [held: the idf-weighted share of the query's words the node holds in its own text or its code text (ranking-coverage.ts), or its own name's recall when larger (with kind and creation words)]
  *           + [a "where is X" question and a code node outside `.d.ts` files and test sources] * (CODE_INTENT + DEFINITION * definitionPrior)
  *           + BODY * [otherwise: a function or method with a body, so an implementation leads its one-line declaration]
  *           - DEFINITION * (1 - definitionPrior) [a code node, for a question about behaviour ({@link BEHAVIOUR_QUESTION}: "how is …", "why does …", "what happens …", "when …") that is not a "where is X" one]
@@ -57,7 +57,7 @@ export type { RankedNode } from './ranked-node.js';
 import { analyseQuery, termPhrases, wordStem, STOP_WORDS, type AnalysedQuery } from './query.js';
 import { candidateTier, documentFrequencies, MATCH_TIER } from './ranking-candidates.js';
 import { nameForm, recall, recallQuery, wordsOf, type RecallQuery } from './ranking-match.js';
-import { queryCoverage, REGION_LINES } from './ranking-coverage.js';
+import { queryCoverage } from './ranking-coverage.js';
 import { phraseRows, queryPhrase } from './ranking-phrase.js';
 import { collapseCopies } from './ranking-copies.js';
 import { canonicalCopyPaths } from '@docforge/core';
@@ -303,8 +303,7 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   const codeAll = codeScore.size === 0 ? [] : reader.ftsMatchingRowids(all, [...codeScore.keys()], true);
   const allRows = new Set([...reader.ftsMatchingRowids(all, [...candidates.keys()]), ...codeAll]);
   // The idf-weighted share of the query's words each node holds in its own or its code text (ranking-coverage.ts).
-  const long = new Set([...candidates.values()].filter((row) => row.end_line - row.start_line + 1 >= REGION_LINES).map((row) => row.rowid));
-  const coverage = queryCoverage(reader, groups, weighted.weightOf, weighted.total, [...candidates.keys()], long);
+  const coverage = queryCoverage(reader, groups, weighted.weightOf, weighted.total, [...candidates.keys()]);
   // The query word for word in one of a node's code lines (ranking-phrase.ts).
   const phrase = queryPhrase(query);
   // Every code candidate, best first: a pasted message may hold words code text leaves out (keywords such as `import`, `while`).
