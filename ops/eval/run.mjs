@@ -171,11 +171,19 @@ function pyjwtCorpus(root = path.join(outDir, 'pyjwt')) {
 /** A project made of the installed piscina package (ops/eval/questions/piscina.json `source`): its docs, TypeScript
  * sources, tests, README and package.json; dist/ (compiled from src/) is left out as a build output. */
 function piscinaCorpus(root = path.join(outDir, 'piscina')) {
-  const piscina = path.join(repo, 'node_modules', 'piscina');
+  return installedPartsCorpus(root, 'piscina', 'piscina', ['docs', 'src', 'test', 'README.md', 'package.json'], ['docs/docs']);
+}
+
+/**
+ * A project at `root` made of the named parts (files or folders) of the installed package `pkg`, with a
+ * docforge.toml of project id `id`, the given content roots and the TypeScript adapter.
+ */
+function installedPartsCorpus(root, id, pkg, parts, contentRoots) {
+  const installed = path.join(repo, 'node_modules', pkg);
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
-  for (const name of ['docs', 'src', 'test', 'README.md', 'package.json']) cpSync(path.join(piscina, name), path.join(root, name), { recursive: true });
-  writeDescriptor(root, 'piscina', ['docs/docs'], 'typescript');
+  for (const name of parts) cpSync(path.join(installed, name), path.join(root, name), { recursive: true });
+  writeDescriptor(root, id, contentRoots, 'typescript');
   return root;
 }
 
@@ -217,22 +225,13 @@ function qsCorpus(root = path.join(outDir, 'qs')) {
 
 /** A project made of the installed markdown-it package (ops/eval/questions/markdownit.json `source`): lib/ and package.json; code only. */
 function markdownItCorpus(root = path.join(outDir, 'markdownit')) {
-  rmSync(root, { recursive: true, force: true });
-  mkdirSync(root, { recursive: true });
-  for (const name of ['lib', 'package.json']) cpSync(path.join(repo, 'node_modules', 'markdown-it', name), path.join(root, name), { recursive: true });
-  writeDescriptor(root, 'markdownit', [], 'typescript');
-  return root;
+  return installedPartsCorpus(root, 'markdownit', 'markdown-it', ['lib', 'package.json'], []);
 }
 
 /** A project made of the installed markdown-it package (ops/eval/questions/markdownitcode.json `source`): lib/, index.mjs,
  * bin/, package.json and README.md, its only document, as a file content root; dist/ (built from lib/) is left out. */
 function markdownItCodeCorpus(root = path.join(outDir, 'markdownitcode')) {
-  const markdownIt = path.join(repo, 'node_modules', 'markdown-it');
-  rmSync(root, { recursive: true, force: true });
-  mkdirSync(root, { recursive: true });
-  for (const name of ['lib', 'bin', 'index.mjs', 'README.md', 'package.json']) cpSync(path.join(markdownIt, name), path.join(root, name), { recursive: true });
-  writeDescriptor(root, 'markdownitcode', ['README.md'], 'typescript');
-  return root;
+  return installedPartsCorpus(root, 'markdownitcode', 'markdown-it', ['lib', 'bin', 'index.mjs', 'README.md', 'package.json'], ['README.md']);
 }
 
 /** Corpus builder per question set. */
